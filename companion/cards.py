@@ -1,0 +1,124 @@
+"""The quest cards: every physical card has one id (CONTRACTS.md §1).
+
+>>> card("t11a")
+Card(id='T11A', kind=<Kind.TREASURE: 'treasure'>, value=11, hazard=None, order=0)
+>>> card_from_payload("IG:SPIDER2").hazard
+'SPIDER'
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+PAYLOAD_PREFIX = "IG:"
+
+
+class Kind(enum.Enum):
+    TREASURE = "treasure"
+    HAZARD = "hazard"
+    ARTIFACT = "artifact"
+
+
+@dataclass(frozen=True)
+class Card:
+    """One physical quest card.
+
+    ``value`` is the gems on a treasure and the printed value of an artifact;
+    ``order`` is the round an artifact is shuffled in (A1 in round 1, ...).
+    """
+
+    id: str
+    kind: Kind
+    value: int = 0
+    hazard: str | None = None
+    order: int = 0
+
+    @property
+    def is_treasure(self) -> bool:
+        return self.kind is Kind.TREASURE
+
+    @property
+    def is_hazard(self) -> bool:
+        return self.kind is Kind.HAZARD
+
+    @property
+    def is_artifact(self) -> bool:
+        return self.kind is Kind.ARTIFACT
+
+
+class UnknownCard(ValueError):
+    """A card id that no physical card carries."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__(f"unknown card {text!r}")
+        self.text = text
+
+
+class NotACard(ValueError):
+    """A scanned payload that is not one of our stickers."""
+
+    def __init__(self, payload: str) -> None:
+        super().__init__(f"not a card: {payload!r}")
+        self.payload = payload
+
+
+TREASURE_IDS: tuple[tuple[str, int], ...] = (
+    ("T1", 1), ("T2", 2), ("T3", 3), ("T4", 4), ("T5A", 5), ("T5B", 5),
+    ("T7A", 7), ("T7B", 7), ("T9", 9), ("T11A", 11), ("T11B", 11),
+    ("T13", 13), ("T14", 14), ("T15", 15), ("T17", 17),
+)  # fmt: skip
+HAZARD_TYPES: tuple[str, ...] = ("SNAKE", "SPIDER", "MUMMY", "FIRE", "ROCKS")
+ARTIFACT_PRINTED_VALUES: tuple[int, ...] = (5, 7, 8, 10, 12)
+ROUNDS = 5
+
+
+def _catalogue() -> dict[str, Card]:
+    cards: list[Card] = [Card(cid, Kind.TREASURE, value=v) for cid, v in TREASURE_IDS]
+    cards += [
+        Card(f"{kind}{n}", Kind.HAZARD, hazard=kind) for kind in HAZARD_TYPES for n in (1, 2, 3)
+    ]
+    cards += [
+        Card(f"A{r}", Kind.ARTIFACT, value=v, order=r)
+        for r, v in enumerate(ARTIFACT_PRINTED_VALUES, start=1)
+    ]
+    return {c.id: c for c in cards}
+
+
+CATALOGUE: dict[str, Card] = _catalogue()
+ALL_IDS: tuple[str, ...] = tuple(CATALOGUE)
+TREASURES: tuple[Card, ...] = tuple(c for c in CATALOGUE.values() if c.is_treasure)
+HAZARDS: tuple[Card, ...] = tuple(c for c in CATALOGUE.values() if c.is_hazard)
+ARTIFACTS: tuple[Card, ...] = tuple(c for c in CATALOGUE.values() if c.is_artifact)
+
+
+def card(text: str) -> Card:
+    """The card with this id, matched case-insensitively."""
+    if not isinstance(text, str):
+        raise UnknownCard(repr(text))
+    found = CATALOGUE.get(text.upper())
+    if found is None:
+        raise UnknownCard(text)
+    return found
+
+
+def payload(card_id: str) -> str:
+    """The text a sticker carries for this card (CONTRACTS.md §2)."""
+    return PAYLOAD_PREFIX + card(card_id).id
+
+
+def card_from_payload(text: str) -> Card:
+    """The card a sticker payload names; anything else raises :class:`NotACard`.
+
+    Only ``IG:`` followed by a catalogue id counts: no spaces, no extra text.
+    """
+    if (
+        not isinstance(text, str)
+        or len(text) > len(PAYLOAD_PREFIX) + 7
+        or text[: len(PAYLOAD_PREFIX)].upper() != PAYLOAD_PREFIX
+    ):
+        raise NotACard(str(text))
+    found = CATALOGUE.get(text[len(PAYLOAD_PREFIX) :].upper())
+    if found is None:
+        raise NotACard(text)
+    return found

@@ -1,0 +1,158 @@
+"""The game in plain words: card names, what the last event did, a state table.
+
+Shared by the command line and the touchscreen presenters, so both say the
+same thing the same way.
+"""
+
+from __future__ import annotations
+
+from companion.cards import CATALOGUE
+from companion.engine import (
+    ArtifactOnPath,
+    Bust,
+    FirstHazard,
+    Phase,
+    Revealed,
+    State,
+    Status,
+    TreasureSplit,
+)
+from companion.i18n import _, ngettext
+
+
+def hazard_name(kind: str) -> str:
+    return {
+        "SNAKE": _("snakes"),
+        "SPIDER": _("spiders"),
+        "MUMMY": _("mummy"),
+        "FIRE": _("fire"),
+        "ROCKS": _("rockslide"),
+    }[kind]
+
+
+def card_name(card_id: str) -> str:
+    """A card in words, e.g. "treasure 11", "spiders", "artifact 3"."""
+    c = CATALOGUE[card_id]
+    if c.is_treasure:
+        return _("treasure {value}").format(value=c.value)
+    if c.is_artifact:
+        return _("artifact {number}").format(number=c.order)
+    assert c.hazard is not None
+    return hazard_name(c.hazard)
+
+
+def status_name(status: Status) -> str:
+    return {Status.IN: _("in temple"), Status.CAMP: _("in camp"), Status.BUSTED: _("busted")}[
+        status
+    ]
+
+
+def names(state: State, seats: tuple[int, ...] | list[int]) -> str:
+    """Seat names joined as a person would say them: "Ana, Bo and Cy"."""
+    said = [state.seats[i].name for i in seats]
+    if len(said) <= 1:
+        return "".join(said)
+    return _("{first} and {last}").format(first=", ".join(said[:-1]), last=said[-1])
+
+
+def last_event(state: State) -> str:
+    """What the latest draw or reveal did, in one or two sentences."""
+    out = state.last
+    if out is None:
+        if state.phase is Phase.DRAW and not state.path:
+            return _("Round {round}: turn the first card.").format(round=state.round)
+        return ""
+    match out:
+        case TreasureSplit(card, value, seats, each, left):
+            text = ngettext(
+                "{value} for {n} seat: {each} each",
+                "{value} split {n} ways: {each} each",
+                len(seats),
+            ).format(value=value, n=len(seats), each=each)
+            if left:
+                text += ngettext(
+                    ", {left} left on the card", ", {left} left on the card", left
+                ).format(left=left)
+            return text + "."
+        case ArtifactOnPath(card):
+            return _("An artifact lies on the path; only a seat that leaves alone takes it.")
+        case FirstHazard(card):
+            return _("{hazard}: nothing happens yet; a second one ends the round.").format(
+                hazard=card_name(card).capitalize()
+            )
+        case Bust(card, losses, removed):
+            return _(
+                "Second {hazard}: everyone in the temple loses their gems; "
+                "put one {hazard} card out of the game."
+            ).format(hazard=card_name(card))
+        case Revealed(camp, torch, share, left, banked, artifacts):
+            if not camp:
+                return _("Everyone goes on.")
+            text = ngettext(
+                "{names} leaves: {share} from the path",
+                "{names} leave: {share} each from the path",
+                len(camp),
+            ).format(names=names(state, camp), share=share)
+            if artifacts:
+                text += ngettext(
+                    ", and takes the artifact worth {values}",
+                    ", and takes the artifacts worth {values}",
+                    len(artifacts),
+                ).format(values=" + ".join(str(a.value) for a in artifacts))
+            if left:
+                text += ngettext(
+                    "; {left} stays on the path", "; {left} stay on the path", left
+                ).format(left=left)
+            return text + "."
+    return ""
+
+
+def table(state: State, *, hidden_tents: bool = False) -> str:
+    """The state as a readable text table, for the terminal."""
+    lines = [
+        _("{rules} · round {round} of 5 · {phase}").format(
+            rules=state.rules.name, round=state.round, phase=phase_name(state.phase)
+        )
+    ]
+    width = max(4, *(len(s.name) for s in state.seats))
+    lines.append(
+        f"{_('seat'):<{width}}  {_('status'):<9}  {_('hand'):>4}  {_('banked'):>6}  "
+        f"{_('artifacts'):<10}  {_('score'):>5}"
+    )
+    final = state.phase is Phase.GAME_OVER
+    for i, s in enumerate(state.seats):
+        banked = "?" if hidden_tents and not final else str(s.banked)
+        score = "?" if hidden_tents and not final else str(s.score)
+        arts = "+".join(str(a.value) for a in s.artifacts) or "-"
+        mark = " *" if final and i in state.winners else ""
+        lines.append(
+            f"{s.name:<{width}}  {status_name(s.status):<9}  {s.hand:>4}  {banked:>6}  "
+            f"{arts:<10}  {score:>5}{mark}"
+        )
+    path = " · ".join(
+        f"{p.card}({p.left})" if p.left else p.card for p in state.path
+    ) or "-"
+    lines.append(_("path: {path}").format(path=path))
+    if state.removed:
+        lines.append(_("out of the game: {cards}").format(cards=", ".join(state.removed)))
+    if state.lost:
+        lines.append(_("artifacts lost: {cards}").format(cards=", ".join(state.lost)))
+    said = last_event(state)
+    if said:
+        lines.append(said)
+    if state.to_remove:
+        lines.append(_("Take {card} out of the game.").format(card=state.to_remove))
+    if state.due:
+        lines.append(_("Choice due from: {names}").format(names=names(state, state.due)))
+    if final:
+        lines.append(_("Winner: {names}").format(names=names(state, state.winners)))
+    return "\n".join(lines)
+
+
+def phase_name(phase: Phase) -> str:
+    return {
+        Phase.DRAW: _("turn a card"),
+        Phase.CHOOSE: _("torch or camp?"),
+        Phase.ROUND_OVER: _("round over"),
+        Phase.GAME_OVER: _("game over"),
+    }[phase]

@@ -1,0 +1,474 @@
+"""The rules of Incan Gold / Diamant as pure functions over a frozen state.
+
+A game is ``new_game`` followed by ``draw`` and ``reveal``; each returns a new
+:class:`State` and never changes the old one, so undo is just "use an
+earlier state". The camera supplies the cards: the engine only checks that a
+card is one that can come now.
+
+>>> s = new_game(["Ana", "Bo", "Cy"])
+>>> s = draw(s, "T11A")
+>>> [seat.hand for seat in s.seats], s.path[0].left
+([3, 3, 3], 2)
+>>> s = reveal(s, [0])
+>>> s.seats[0].banked, s.path[0].left
+(5, 0)
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from companion.cards import ARTIFACTS, CATALOGUE, HAZARDS, ROUNDS, TREASURES, Card, card
+from companion.rules import DEFAULT_RULES, RuleSet, rule_set
+
+MIN_SEATS = 3
+MAX_SEATS = 8
+
+
+# --- errors -----------------------------------------------------------------
+
+
+class RuleError(ValueError):
+    """An input the rules do not allow; the state is left as it was."""
+
+
+class BadStart(RuleError):
+    """Seats or rules of a new game are not acceptable."""
+
+
+class CardNotInDeck(RuleError):
+    """A card that cannot be drawn now (already on the path, removed, lost, ...)."""
+
+
+class ChoiceDue(RuleError):
+    """A card was drawn while seats still have to choose torch or camp."""
+
+
+class NoChoiceDue(RuleError):
+    """A reveal came when no choice was due."""
+
+
+class BadSeat(RuleError):
+    """A reveal named a seat that is out of range or not in the temple."""
+
+
+class GameOver(RuleError):
+    """Nothing can be played after the fifth round."""
+
+
+# --- value types --------------------------------------------------------------
+
+
+class Status(enum.Enum):
+    IN = "in"
+    CAMP = "camp"
+    BUSTED = "busted"
+
+
+class Phase(enum.Enum):
+    DRAW = "draw"
+    CHOOSE = "choose"
+    ROUND_OVER = "round_over"
+    GAME_OVER = "game_over"
+
+
+@dataclass(frozen=True)
+class Carried:
+    """An artifact a seat carried out, with what it is worth to that seat."""
+
+    card: str
+    value: int
+
+
+@dataclass(frozen=True)
+class Seat:
+    name: str
+    status: Status = Status.IN
+    hand: int = 0
+    banked: int = 0
+    artifacts: tuple[Carried, ...] = ()
+
+    @property
+    def score(self) -> int:
+        return self.banked + sum(a.value for a in self.artifacts)
+
+    @property
+    def in_temple(self) -> bool:
+        return self.status is Status.IN
+
+
+@dataclass(frozen=True)
+class PathCard:
+    card: str
+    left: int = 0
+    taken_by: int | None = None  # the seat that carried this artifact out
+
+    @property
+    def kind(self) -> Card:
+        return CATALOGUE[self.card]
+
+
+# What the latest draw or reveal did, for the screen and the log reader.
+
+
+@dataclass(frozen=True)
+class TreasureSplit:
+    card: str
+    value: int
+    seats: tuple[int, ...]
+    each: int
+    left: int
+
+
+@dataclass(frozen=True)
+class ArtifactOnPath:
+    card: str
+
+
+@dataclass(frozen=True)
+class FirstHazard:
+    card: str
+
+
+@dataclass(frozen=True)
+class Bust:
+    card: str
+    losses: tuple[tuple[int, int], ...]  # (seat, gems lost)
+    removed: str  # the card to take out of the game
+
+
+@dataclass(frozen=True)
+class Revealed:
+    camp: tuple[int, ...]
+    torch: tuple[int, ...]
+    share: int  # what each leaver took from the path
+    left: int  # what stays on the path
+    banked: tuple[tuple[int, int], ...]  # (seat, gems banked now: hand + share)
+    artifacts: tuple[Carried, ...]  # taken by a lone leaver
+
+
+Outcome = TreasureSplit | ArtifactOnPath | FirstHazard | Bust | Revealed
+
+
+@dataclass(frozen=True)
+class RoundEnd:
+    round: int
+    lost: tuple[str, ...]  # artifacts left on the path, gone for good
+    returned: int  # gems on the path that go back to the supply
+
+
+@dataclass(frozen=True)
+class State:
+    rules: RuleSet
+    seats: tuple[Seat, ...]
+    round: int = 1
+    phase: Phase = Phase.DRAW
+    path: tuple[PathCard, ...] = ()
+    removed: tuple[str, ...] = ()
+    lost: tuple[str, ...] = ()
+    carried: tuple[str, ...] = ()  # artifacts carried out, in order, whole game
+    returned: int = 0  # gems back in the supply: busted hands, cleared paths
+    last: Outcome | None = None
+    round_end: RoundEnd | None = None
+    history: tuple[tuple[int, ...], ...] = field(default=())  # banked after each ended round
+
+    # -- what the app asks -------------------------------------------------
+
+    @property
+    def deck(self) -> tuple[str, ...]:
+        """Cards still to come this round, sorted."""
+        return tuple(sorted(_in_game(self, self.round) - {p.card for p in self.path}))
+
+    @property
+    def due(self) -> tuple[int, ...]:
+        """Seats whose torch/camp choice is due now."""
+        if self.phase is not Phase.CHOOSE:
+            return ()
+        return tuple(i for i, s in enumerate(self.seats) if s.in_temple)
+
+    @property
+    def in_temple(self) -> tuple[int, ...]:
+        return tuple(i for i, s in enumerate(self.seats) if s.in_temple)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(s.score for s in self.seats)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        """Every seat tied for the top after the artifact tie-break."""
+        best = max((s.score, len(s.artifacts)) for s in self.seats)
+        return tuple(i for i, s in enumerate(self.seats) if (s.score, len(s.artifacts)) == best)
+
+    @property
+    def start_seat(self) -> int:
+        """The seat that turns the cards this round (passes to the left each round)."""
+        return (self.round - 1) % len(self.seats)
+
+    @property
+    def to_remove(self) -> str | None:
+        """The physical card to take out of the game now, if any."""
+        if isinstance(self.last, Bust):
+            return self.last.removed
+        return None
+
+    @property
+    def next_artifact(self) -> str | None:
+        """The artifact to shuffle in when the next round starts."""
+        if not self.rules.artifacts or self.round >= ROUNDS:
+            return None
+        return f"A{self.round + 1}"
+
+    def possible_draws(self) -> tuple[str, ...]:
+        """Cards the next draw may be (a scanned card is checked against these)."""
+        if self.phase is Phase.DRAW:
+            return self.deck
+        if self.phase is Phase.ROUND_OVER:
+            return tuple(sorted(_in_game(self, self.round + 1)))
+        return ()
+
+    def hazards_on_path(self) -> tuple[str, ...]:
+        return tuple(p.card for p in self.path if p.kind.is_hazard)
+
+
+def _in_game(state: State, rnd: int) -> set[str]:
+    """Every card in the quest deck for round ``rnd`` before any is turned."""
+    cards = {c.id for c in TREASURES}
+    cards |= {c.id for c in HAZARDS if c.id not in state.removed}
+    if state.rules.artifacts:
+        gone = set(state.lost) | set(state.carried)
+        cards |= {c.id for c in ARTIFACTS if c.order <= rnd and c.id not in gone}
+    return cards
+
+
+# --- the moves -----------------------------------------------------------------
+
+
+def new_game(seats: Sequence[str], rules: str | RuleSet = DEFAULT_RULES) -> State:
+    ruleset = rules if isinstance(rules, RuleSet) else _rules(rules)
+    if not isinstance(seats, (list, tuple)):
+        raise BadStart("seats must be a list of names")
+    if not MIN_SEATS <= len(seats) <= MAX_SEATS:
+        raise BadStart(f"{len(seats)} seats: a game has {MIN_SEATS} to {MAX_SEATS}")
+    for i, name in enumerate(seats):
+        if not isinstance(name, str) or not name.strip():
+            raise BadStart(f"seat {i} has no name")
+    if len(set(seats)) != len(seats):
+        dup = next(n for n in seats if seats.count(n) > 1)
+        raise BadStart(f"two seats are named {dup!r}")
+    return State(rules=ruleset, seats=tuple(Seat(name) for name in seats))
+
+
+def _rules(name: str) -> RuleSet:
+    try:
+        return rule_set(name)
+    except ValueError as e:
+        raise BadStart(str(e)) from None
+
+
+def draw(state: State, card_id: str) -> State:
+    """The next quest card turned onto the path."""
+    if state.phase is Phase.GAME_OVER:
+        raise GameOver("the game is over")
+    if state.phase is Phase.CHOOSE:
+        raise ChoiceDue("seats still have to choose torch or camp")
+    found = card(card_id)
+    if state.phase is Phase.ROUND_OVER:
+        state = _next_round(state)
+    if found.id not in _in_game(state, state.round) or any(
+        p.card == found.id for p in state.path
+    ):
+        raise CardNotInDeck(_why_not_in_deck(state, found))
+
+    in_temple = state.in_temple
+    if found.is_treasure:
+        each, left = divmod(found.value, len(in_temple))
+        seats = tuple(
+            replace(s, hand=s.hand + each) if s.in_temple else s for s in state.seats
+        )
+        return replace(
+            state,
+            seats=seats,
+            path=(*state.path, PathCard(found.id, left)),
+            phase=Phase.CHOOSE,
+            last=TreasureSplit(found.id, found.value, in_temple, each, left),
+        )
+    path = (*state.path, PathCard(found.id))
+    if found.is_artifact:
+        return replace(state, path=path, phase=Phase.CHOOSE, last=ArtifactOnPath(found.id))
+    if found.hazard not in {CATALOGUE[p.card].hazard for p in state.path}:
+        return replace(state, path=path, phase=Phase.CHOOSE, last=FirstHazard(found.id))
+
+    losses = tuple((i, state.seats[i].hand) for i in in_temple)
+    seats = tuple(
+        replace(s, status=Status.BUSTED, hand=0) if s.in_temple else s for s in state.seats
+    )
+    busted = replace(
+        state,
+        seats=seats,
+        path=path,
+        removed=(*state.removed, found.id),
+        returned=state.returned + sum(lost for _, lost in losses),
+        last=Bust(found.id, losses, found.id),
+    )
+    return _end_round(busted)
+
+
+def _why_not_in_deck(state: State, found: Card) -> str:
+    cid = found.id
+    if any(p.card == cid for p in state.path):
+        return f"{cid} is already on the path"
+    if cid in state.removed:
+        return f"{cid} was taken out of the game"
+    if found.is_artifact:
+        if not state.rules.artifacts:
+            return f"{state.rules.name} is played without artifacts"
+        if cid in state.lost:
+            return f"{cid} was lost in an earlier round"
+        if cid in state.carried:
+            return f"{cid} was carried out of the temple"
+        return f"{cid} is shuffled in at round {found.order}, this is round {state.round}"
+    return f"{cid} cannot come now"
+
+
+def reveal(state: State, camp: Iterable[int]) -> State:
+    """The simultaneous torch/camp reveal: ``camp`` are the seats that leave."""
+    if state.phase is not Phase.CHOOSE:
+        raise NoChoiceDue(f"no choice is due now (phase {state.phase.value})")
+    leavers = _check_leavers(state, camp)
+    torch = tuple(i for i in state.in_temple if i not in leavers)
+    path = list(state.path)
+    share, left = _split_leftovers(state.rules, path, len(leavers))
+
+    carried: tuple[Carried, ...] = ()
+    if len(leavers) == 1:
+        carried = _carry_out(state, path, leavers[0])
+    seats = list(state.seats)
+    banked = []
+    for i in leavers:
+        gain = seats[i].hand + share
+        banked.append((i, gain))
+        seats[i] = replace(
+            seats[i],
+            status=Status.CAMP,
+            hand=0,
+            banked=seats[i].banked + gain,
+            artifacts=seats[i].artifacts + carried,
+        )
+    after = replace(
+        state,
+        seats=tuple(seats),
+        path=tuple(path),
+        carried=state.carried + tuple(a.card for a in carried),
+        phase=Phase.DRAW,
+        last=Revealed(tuple(leavers), torch, share, left, tuple(banked), carried),
+    )
+    if not torch:
+        return _end_round(after)
+    return after
+
+
+def _check_leavers(state: State, camp: Iterable[int]) -> tuple[int, ...]:
+    if isinstance(camp, (str, bytes)) or not isinstance(camp, Iterable):
+        raise BadSeat("camp must be a list of seat indexes")
+    leavers = list(camp)
+    for i in leavers:
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise BadSeat(f"seat index {i!r} is not a whole number")
+        if not 0 <= i < len(state.seats):
+            raise BadSeat(f"seat {i} is out of range (seats 0 to {len(state.seats) - 1})")
+        if not state.seats[i].in_temple:
+            raise BadSeat(f"seat {i} ({state.seats[i].name}) is not in the temple")
+    if len(set(leavers)) != len(leavers):
+        raise BadSeat("a seat is named twice in camp")
+    return tuple(sorted(leavers))
+
+
+def _split_leftovers(rules: RuleSet, path: list[PathCard], leavers: int) -> tuple[int, int]:
+    """Share the path's leftovers among ``leavers``; returns (each, staying). Mutates path."""
+    if leavers == 0:
+        return 0, sum(p.left for p in path)
+    if rules.pooled:
+        each, rest = divmod(sum(p.left for p in path), leavers)
+        # The remainder stays on the path; which card holds it does not matter,
+        # so it is shown on the last one (CONTRACTS.md §4).
+        for i, p in enumerate(path):
+            path[i] = replace(p, left=rest if i == len(path) - 1 else 0)
+        return each, rest
+    each = 0
+    for i, p in enumerate(path):
+        got, rest = divmod(p.left, leavers)
+        each += got
+        path[i] = replace(p, left=rest)
+    return each, sum(p.left for p in path)
+
+
+def _carry_out(state: State, path: list[PathCard], seat: int) -> tuple[Carried, ...]:
+    """A lone leaver takes every artifact still on the path. Mutates path."""
+    carried: list[Carried] = []
+    for i, p in enumerate(path):
+        c = CATALOGUE[p.card]
+        if c.is_artifact and p.taken_by is None:
+            value = state.rules.artifact_value(c.value, len(state.carried) + len(carried))
+            carried.append(Carried(c.id, value))
+            path[i] = replace(p, taken_by=seat)
+    return tuple(carried)
+
+
+def _end_round(state: State) -> State:
+    lost = tuple(p.card for p in state.path if p.kind.is_artifact and p.taken_by is None)
+    ended = replace(
+        state,
+        phase=Phase.GAME_OVER if state.round >= ROUNDS else Phase.ROUND_OVER,
+        lost=state.lost + lost,
+        round_end=RoundEnd(state.round, lost, sum(p.left for p in state.path)),
+        history=(*state.history, tuple(s.banked for s in state.seats)),
+    )
+    return ended
+
+
+def _next_round(state: State) -> State:
+    return replace(
+        state,
+        round=state.round + 1,
+        phase=Phase.DRAW,
+        seats=tuple(replace(s, status=Status.IN, hand=0) for s in state.seats),
+        returned=state.returned + sum(p.left for p in state.path),
+        path=(),
+        last=None,
+        round_end=None,
+    )
+
+
+# --- state as JSON (CONTRACTS.md §4) -----------------------------------------------
+
+
+def to_json(state: State) -> dict[str, Any]:
+    out: dict[str, Any] = {
+        "rules": state.rules.name,
+        "round": state.round,
+        "phase": state.phase.value,
+        "seats": [
+            {
+                "name": s.name,
+                "status": s.status.value,
+                "hand": s.hand,
+                "banked": s.banked,
+                "artifacts": [a.value for a in s.artifacts],
+            }
+            for s in state.seats
+        ],
+        "path": [{"card": p.card, "left": p.left} for p in state.path],
+        "deck": list(state.deck),
+        "removed": list(state.removed),
+        "lost": list(state.lost),
+        "scores": list(state.scores),
+    }
+    if state.phase is Phase.GAME_OVER:
+        out["winners"] = list(state.winners)
+    out["due"] = list(state.due)
+    out["remove"] = state.to_remove
+    return out

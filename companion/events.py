@@ -1,0 +1,119 @@
+"""The input events of a game log (CONTRACTS.md §3) and their JSON form."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from companion.cards import UnknownCard, card
+from companion.rules import DEFAULT_RULES, RULE_SETS
+
+
+class BadEvent(ValueError):
+    """A log line that is not a well-formed event."""
+
+
+@dataclass(frozen=True)
+class Start:
+    seats: tuple[str, ...]
+    rules: str = DEFAULT_RULES
+
+
+@dataclass(frozen=True)
+class Draw:
+    card: str
+
+
+@dataclass(frozen=True)
+class Reveal:
+    camp: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class Correct:
+    pos: int
+    card: str
+
+
+@dataclass(frozen=True)
+class Undo:
+    pass
+
+
+Event = Start | Draw | Reveal | Correct | Undo
+Move = Start | Draw | Reveal  # what the engine plays, once undo and correct are resolved
+
+
+def to_json(event: Event) -> dict[str, Any]:
+    match event:
+        case Start(seats, rules):
+            return {"event": "start", "seats": list(seats), "rules": rules}
+        case Draw(c):
+            return {"event": "draw", "card": c}
+        case Reveal(camp):
+            return {"event": "reveal", "camp": list(camp)}
+        case Correct(pos, c):
+            return {"event": "correct", "pos": pos, "card": c}
+        case Undo():
+            return {"event": "undo"}
+
+
+def to_line(event: Event) -> str:
+    return json.dumps(to_json(event), ensure_ascii=False)
+
+
+def _whole(value: Any, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise BadEvent(f"{what} must be a whole number, not {json.dumps(value)}")
+    return value
+
+
+def _card_id(value: Any) -> str:
+    if not isinstance(value, str):
+        raise BadEvent(f"card must be a card id, not {json.dumps(value)}")
+    try:
+        return card(value).id
+    except UnknownCard:
+        raise BadEvent(f"{value!r} is not a card of the game") from None
+
+
+def from_json(obj: Any) -> Event:
+    """The event a decoded JSON value stands for; extra keys are ignored."""
+    if not isinstance(obj, dict):
+        raise BadEvent("an event must be a JSON object")
+    kind = obj.get("event")
+    if kind == "start":
+        seats = obj.get("seats")
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+            raise BadEvent("start needs 'seats', a list of names")
+        rules = obj.get("rules", DEFAULT_RULES)
+        if rules not in RULE_SETS:
+            raise BadEvent(f"unknown rules {json.dumps(rules)} (one of {', '.join(RULE_SETS)})")
+        return Start(tuple(seats), rules)
+    if kind == "draw":
+        if "card" not in obj:
+            raise BadEvent("draw needs 'card'")
+        return Draw(_card_id(obj["card"]))
+    if kind == "reveal":
+        camp = obj.get("camp")
+        if not isinstance(camp, list):
+            raise BadEvent("reveal needs 'camp', a list of seat indexes")
+        return Reveal(tuple(_whole(i, "a seat index") for i in camp))
+    if kind == "correct":
+        if "pos" not in obj or "card" not in obj:
+            raise BadEvent("correct needs 'pos' and 'card'")
+        return Correct(_whole(obj["pos"], "pos"), _card_id(obj["card"]))
+    if kind == "undo":
+        return Undo()
+    if kind is None:
+        raise BadEvent("the object has no 'event'")
+    raise BadEvent(f"unknown event {json.dumps(kind)}")
+
+
+def from_line(line: str) -> Event:
+    try:
+        obj = json.loads(line)
+    except (json.JSONDecodeError, RecursionError) as e:
+        raise BadEvent(f"bad JSON: {e.msg if isinstance(e, json.JSONDecodeError) else e}") from None
+    return from_json(obj)

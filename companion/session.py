@@ -1,0 +1,199 @@
+"""A game as its append-only event log, with undo and correct.
+
+The state is always the replay of the log. Undo and correct are log-level:
+undo cancels the latest event not yet cancelled, correct rewrites the card
+of one draw of the round on show and replays what followed. Each accepted
+event keeps the moves it resolves to and the states they lead to, so undo
+is a pop and correct replays only the tail of its round.
+
+>>> from companion.events import Start, Draw, Reveal, Correct, Undo
+>>> s = Session.start(Start(("Ana", "Bo", "Cy")))
+>>> _ = s.apply(Draw("T11A")); _ = s.apply(Reveal((0,)))
+>>> s.state.seats[0].banked
+5
+>>> _ = s.apply(Correct(0, "T14"))
+>>> s.state.seats[0].banked
+6
+>>> _ = s.apply(Undo()); _ = s.apply(Undo())
+>>> [p.card for p in s.state.path], s.state.phase.value
+(['T11A'], 'choose')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from companion import engine
+from companion.cards import ALL_IDS
+from companion.engine import RuleError, State
+from companion.events import BadEvent, Correct, Draw, Event, Move, Reveal, Start, Undo
+
+
+class LogError(ValueError):
+    """An event the log cannot take; ``index`` is its 0-based place in the log."""
+
+    def __init__(self, index: int, reason: str) -> None:
+        super().__init__(f"line {index + 1}: {reason}")
+        self.index = index
+        self.reason = reason
+
+
+class NothingToUndo(RuleError):
+    """Undo with only the start of the game left."""
+
+
+class CorrectionRefused(RuleError):
+    """A correct event that would leave the rest of the log invalid."""
+
+
+class NotFirst(RuleError):
+    """A start event that is not the first line, or a first line that is not a start."""
+
+
+@dataclass(frozen=True)
+class _Frame:
+    entry: Event  # the accepted event (never an undo)
+    moves: tuple[Move, ...]  # the whole game so far, corrections applied
+    states: tuple[State, ...]  # the state after each of those moves
+
+
+def _play(state: State, move: Move) -> State:
+    match move:
+        case Draw(card):
+            return engine.draw(state, card)
+        case Reveal(camp):
+            return engine.reveal(state, camp)
+        case Start():
+            raise NotFirst("start is only allowed on the first line")
+
+
+class Session:
+    def __init__(self, first: _Frame) -> None:
+        self._frames: list[_Frame] = [first]
+        self._log: list[Event] = [first.entry]
+
+    @classmethod
+    def start(cls, event: Start) -> Session:
+        state = engine.new_game(event.seats, event.rules)
+        return cls(_Frame(event, (event,), (state,)))
+
+    @classmethod
+    def replay(cls, events: Iterable[Event]) -> Session:
+        """The session after these events; raises :class:`LogError` naming the bad one."""
+        session: Session | None = None
+        for index, event in enumerate(events):
+            try:
+                if session is None:
+                    if not isinstance(event, Start):
+                        raise NotFirst("the first line must be a start event")
+                    session = cls.start(event)
+                else:
+                    session.apply(event)
+            except (RuleError, BadEvent) as e:
+                raise LogError(index, str(e)) from None
+        if session is None:
+            raise LogError(0, "the log is empty")
+        return session
+
+    # -- reading -------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self._frames[-1].states[-1]
+
+    @property
+    def log(self) -> tuple[Event, ...]:
+        """Every accepted event, undo included, as it would be stored."""
+        return tuple(self._log)
+
+    @property
+    def effective(self) -> tuple[Event, ...]:
+        """The log with undone events and the undos left out."""
+        return tuple(f.entry for f in self._frames)
+
+    @property
+    def moves(self) -> tuple[Move, ...]:
+        """The game as start, draws and reveals with every correction applied."""
+        return self._frames[-1].moves
+
+    @property
+    def can_undo(self) -> bool:
+        return len(self._frames) > 1
+
+    def __iter__(self) -> Iterator[Event]:
+        return iter(self._log)
+
+    # -- changing ----------------------------------------------------------------
+
+    def apply(self, event: Event) -> State:
+        """Take one event; on error nothing changes and a RuleError says why."""
+        frame = self._frames[-1]
+        match event:
+            case Undo():
+                if len(self._frames) == 1:
+                    raise NothingToUndo("nothing to undo")
+                self._frames.pop()
+            case Start():
+                raise NotFirst("start is only allowed on the first line")
+            case Draw() | Reveal():
+                state = _play(frame.states[-1], event)
+                self._frames.append(
+                    _Frame(event, (*frame.moves, event), (*frame.states, state))
+                )
+            case Correct(pos, card):
+                moves, states = self._corrected(frame, pos, card)
+                self._frames.append(_Frame(event, moves, states))
+        self._log.append(event)
+        return self.state
+
+    def _round_draws(self, frame: _Frame) -> list[int]:
+        """Indexes in ``frame.moves`` of the draws of the round on show."""
+        now = frame.states[-1].round
+        return [
+            i
+            for i, move in enumerate(frame.moves)
+            if isinstance(move, Draw) and frame.states[i].round == now
+        ]
+
+    def _corrected(
+        self, frame: _Frame, pos: int, card: str
+    ) -> tuple[tuple[Move, ...], tuple[State, ...]]:
+        draws = self._round_draws(frame)
+        if not 0 <= pos < len(draws):
+            raise CorrectionRefused(
+                f"no card at path position {pos} (the path has {len(draws)})"
+            )
+        at = draws[pos]
+        moves = (*frame.moves[:at], Draw(card), *frame.moves[at + 1 :])
+        states = list(frame.states[:at])
+        for i, move in enumerate(moves[at:], start=at):
+            try:
+                states.append(_play(states[-1], move))
+            except RuleError as e:
+                what = "the card" if i == at else f"a later {type(move).__name__.lower()}"
+                raise CorrectionRefused(f"{card} at position {pos}: {what} would be invalid: {e}")
+        before, after = frame.states[-1], states[-1]
+        if after.round != before.round or len(after.path) != len(before.path):
+            raise CorrectionRefused(
+                f"{card} at position {pos} would end the round before the cards that followed it"
+            )
+        return moves, tuple(states)
+
+    def correction_options(self, pos: int) -> tuple[str, ...]:
+        """Every card the path card at ``pos`` could be corrected to (itself excluded)."""
+        frame = self._frames[-1]
+        draws = self._round_draws(frame)
+        if not 0 <= pos < len(draws):
+            return ()
+        current = frame.moves[draws[pos]]
+        options = []
+        for cid in ALL_IDS:
+            if isinstance(current, Draw) and cid == current.card:
+                continue
+            try:
+                self._corrected(frame, pos, cid)
+            except RuleError:
+                continue
+            options.append(cid)
+        return tuple(options)
