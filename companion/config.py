@@ -1,0 +1,234 @@
+"""The device's configuration: one TOML file, validated on start.
+
+A missing file means the defaults; a bad file is never silently replaced by
+them: :class:`ConfigError` names the file and the key that is wrong.
+
+    [game]
+    seats = 4               # seat count offered first in setup (3..8)
+    rules = "incan-gold"    # incan-gold | incan-gold-2020 | diamant
+    language = ""           # en, pl, es, ja; "" = the system's language
+    hidden_tents = false    # banked totals only at the end of the game
+    countdown = 2.0         # seconds between the last choice and the reveal
+
+    [buttons]
+    debounce_ms = 30
+
+    [camera]
+    source = "auto"         # auto | picamera | v4l2 | virtual | none
+    device = 0              # V4L2 device number
+    width = 640
+    height = 480
+
+    [pins]                  # BCM numbers per seat: [torch, camp, led]
+    seat1 = [2, 3, 4]
+
+    [data]
+    file = "~/.local/share/incan-companion/games.sqlite"
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from companion.engine import MAX_SEATS, MIN_SEATS
+from companion.rules import DEFAULT_RULES, RULE_SETS
+
+CONFIG_ENV = "INCAN_CONFIG"
+DATA_ENV = "INCAN_DATA"
+CAMERA_SOURCES = ("auto", "picamera", "v4l2", "virtual", "none")
+LANGUAGE_CODES = ("", "en", "pl", "es", "ja")
+# GPIO pins of the 40-pin header a seat may use: BCM 2..27. 0/1 are the HAT
+# EEPROM bus; 14/15 (the serial console) are left free by the default map.
+USABLE_GPIO = range(2, 28)
+
+
+class ConfigError(ValueError):
+    """The config file cannot be used; the message names the file and key."""
+
+
+@dataclass(frozen=True)
+class SeatPins:
+    torch: int
+    camp: int
+    led: int
+
+
+# Buttons from GPIO to GND (internal pull-up); LEDs through 330 ohm to GND.
+# Each seat's three wires sit close together on the header (deploy/WIRING.md).
+DEFAULT_PINS: tuple[SeatPins, ...] = (
+    SeatPins(2, 3, 4),
+    SeatPins(17, 27, 22),
+    SeatPins(10, 9, 11),
+    SeatPins(5, 6, 13),
+    SeatPins(19, 26, 16),
+    SeatPins(23, 24, 25),
+    SeatPins(8, 7, 12),
+    SeatPins(20, 21, 18),
+)
+
+
+def default_config_path() -> Path:
+    env = os.environ.get(CONFIG_ENV)
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "incan-companion" / "config.toml"
+
+
+def default_data_file() -> Path:
+    env = os.environ.get(DATA_ENV)
+    if env:
+        return Path(env).expanduser()
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "incan-companion" / "games.sqlite"
+
+
+@dataclass(frozen=True)
+class CameraConfig:
+    source: str = "auto"
+    device: int = 0
+    width: int = 640
+    height: int = 480
+
+
+@dataclass(frozen=True)
+class Config:
+    seats: int = 4
+    rules: str = DEFAULT_RULES
+    language: str = ""
+    hidden_tents: bool = False
+    countdown: float = 2.0
+    debounce_ms: int = 30
+    camera: CameraConfig = field(default_factory=CameraConfig)
+    pins: tuple[SeatPins, ...] = DEFAULT_PINS
+    data_file: Path = field(default_factory=default_data_file)
+    path: Path | None = None  # the file it came from, if any
+
+
+_KNOWN: dict[str, set[str]] = {
+    "game": {"seats", "rules", "language", "hidden_tents", "countdown"},
+    "buttons": {"debounce_ms"},
+    "camera": {"source", "device", "width", "height"},
+    "pins": {f"seat{n}" for n in range(1, MAX_SEATS + 1)},
+    "data": {"file"},
+}
+
+
+class _Reader:
+    def __init__(self, where: str, table: dict[str, Any]) -> None:
+        self.where = where
+        self.table = table
+
+    def fail(self, key: str, message: str) -> ConfigError:
+        return ConfigError(f"{self.where}: {key}: {message}")
+
+    def integer(self, section: str, key: str, default: int, lo: int, hi: int) -> int:
+        value = self.table.get(section, {}).get(key, default)
+        if not isinstance(value, int) or isinstance(value, bool) or not lo <= value <= hi:
+            raise self.fail(f"[{section}] {key}", f"must be a whole number from {lo} to {hi}")
+        return value
+
+    def number(self, section: str, key: str, default: float, lo: float, hi: float) -> float:
+        value = self.table.get(section, {}).get(key, default)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not lo <= value <= hi:
+            raise self.fail(f"[{section}] {key}", f"must be a number from {lo:g} to {hi:g}")
+        return float(value)
+
+    def choice(self, section: str, key: str, default: str, options: tuple[str, ...]) -> str:
+        value = self.table.get(section, {}).get(key, default)
+        if value not in options:
+            shown = ", ".join(repr(o) for o in options)
+            raise self.fail(f"[{section}] {key}", f"must be one of {shown}")
+        return str(value)
+
+    def boolean(self, section: str, key: str, default: bool) -> bool:
+        value = self.table.get(section, {}).get(key, default)
+        if not isinstance(value, bool):
+            raise self.fail(f"[{section}] {key}", "must be true or false")
+        return value
+
+
+def parse(text: str, where: str = "config") -> Config:
+    """The configuration in a TOML text; raises ConfigError naming the bad key."""
+    try:
+        table = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{where}: not valid TOML: {e}") from None
+    for section, value in table.items():
+        if section not in _KNOWN:
+            raise ConfigError(f"{where}: unknown section [{section}]")
+        if not isinstance(value, dict):
+            raise ConfigError(f"{where}: {section} must be a [{section}] table")
+        for key in value:
+            if key not in _KNOWN[section]:
+                raise ConfigError(f"{where}: [{section}] {key}: unknown key")
+    r = _Reader(where, table)
+    config = Config(
+        seats=r.integer("game", "seats", 4, MIN_SEATS, MAX_SEATS),
+        rules=r.choice("game", "rules", DEFAULT_RULES, tuple(RULE_SETS)),
+        language=r.choice("game", "language", "", LANGUAGE_CODES),
+        hidden_tents=r.boolean("game", "hidden_tents", False),
+        countdown=r.number("game", "countdown", 2.0, 0.0, 30.0),
+        debounce_ms=r.integer("buttons", "debounce_ms", 30, 1, 500),
+        camera=CameraConfig(
+            source=r.choice("camera", "source", "auto", CAMERA_SOURCES),
+            device=r.integer("camera", "device", 0, 0, 63),
+            width=r.integer("camera", "width", 640, 160, 4096),
+            height=r.integer("camera", "height", 480, 120, 3072),
+        ),
+        pins=_pins(r),
+    )
+    data = table.get("data", {}).get("file")
+    if data is not None:
+        if not isinstance(data, str) or not data.strip():
+            raise r.fail("[data] file", "must be a file path")
+        config = replace(config, data_file=Path(data).expanduser())
+    return config
+
+
+def _pins(r: _Reader) -> tuple[SeatPins, ...]:
+    given = r.table.get("pins", {})
+    pins = list(DEFAULT_PINS)
+    for n in range(1, MAX_SEATS + 1):
+        key = f"seat{n}"
+        if key not in given:
+            continue
+        value = given[key]
+        if (
+            not isinstance(value, list)
+            or len(value) != 3
+            or not all(isinstance(p, int) and not isinstance(p, bool) for p in value)
+        ):
+            raise r.fail(f"[pins] {key}", "must be [torch, camp, led] as three BCM numbers")
+        bad = [p for p in value if p not in USABLE_GPIO]
+        if bad:
+            raise r.fail(f"[pins] {key}", f"GPIO {bad[0]} is not on the header (BCM 2 to 27)")
+        pins[n - 1] = SeatPins(*value)
+    used: dict[int, str] = {}
+    for n, seat in enumerate(pins, start=1):
+        for part, pin in (("torch", seat.torch), ("camp", seat.camp), ("led", seat.led)):
+            if pin in used:
+                raise r.fail(
+                    f"[pins] seat{n}", f"GPIO {pin} ({part}) is already used by {used[pin]}"
+                )
+            used[pin] = f"seat{n} {part}"
+    return tuple(pins)
+
+
+def load(path: Path | None = None) -> Config:
+    """The configuration at ``path`` (default: $INCAN_CONFIG or the XDG config file).
+
+    A missing file gives the defaults; an unreadable or bad one raises ConfigError.
+    """
+    path = path if path is not None else default_config_path()
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Config()
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"{path}: cannot read: {e}") from None
+    return replace(parse(text, str(path)), path=path)
