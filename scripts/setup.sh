@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Sets up everything the app and its tests need, on Debian or Raspberry Pi OS:
+# Debian packages (when run as root), a virtual environment in .venv with the
+# app installed into it, and the compiled translations. Safe to run again:
+# each step is skipped when it is already done.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# libzbar0: pyzbar's decoder. libmtdev1: Kivy's touch input. libgl1/libegl1:
+# Kivy's window (offscreen under tests). poppler-utils: the sticker-sheet test
+# renders the PDF back to an image. fonts-droid-fallback: CJK glyphs.
+APT_PACKAGES=(libzbar0 libmtdev1 libgl1 libegl1 libgles2 poppler-utils fonts-droid-fallback)
+PYTHON=${PYTHON:-python3}
+if ! "$PYTHON" -c 'import ensurepip' 2>/dev/null; then
+    APT_PACKAGES+=(python3-venv)
+fi
+
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+        echo "setup: installing Debian packages: ${missing[*]}"
+        apt-get update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
+            "${missing[@]}" >/dev/null
+    else
+        echo "setup: missing Debian packages: ${missing[*]}" >&2
+        echo "setup: run as root, or: sudo apt-get install ${missing[*]}" >&2
+    fi
+fi
+
+if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    echo "setup: Python 3.11 or newer is needed ($PYTHON is $("$PYTHON" --version))" >&2
+    exit 1
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    venv_opts=()
+    # On a Pi, picamera2 and lgpio come from Debian: the venv must see them.
+    if grep -qs "Raspberry Pi" /proc/device-tree/model; then
+        venv_opts+=(--system-site-packages)
+    fi
+    "$PYTHON" -m venv "${venv_opts[@]}" .venv
+fi
+
+stamp=".venv/.installed-$(cat pyproject.toml | sha256sum | cut -c1-16)"
+if [ ! -f "$stamp" ]; then
+    echo "setup: installing Python packages into .venv"
+    .venv/bin/python -m pip install -q --upgrade pip
+    .venv/bin/python -m pip install -q -e ".[test]"
+    rm -f .venv/.installed-*
+    touch "$stamp"
+fi
+
+if [ -x scripts/build-translations.sh ]; then
+    scripts/build-translations.sh
+fi

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set everything up, then run the linters and the whole test suite.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/setup.sh
+.venv/bin/ruff check .
+.venv/bin/mypy
+exec .venv/bin/python -m pytest -q "$@"
