@@ -147,6 +147,12 @@ class Session:
         self._log.append(event)
         return self.state
 
+    def preview(self, event: Event) -> State:
+        """The state ``event`` would lead to, without taking it (raises like apply)."""
+        trial = Session(self._frames[0])
+        trial._frames = list(self._frames)
+        return trial.apply(event)
+
     def _round_draws(self, frame: _Frame) -> list[int]:
         """Indexes in ``frame.moves`` of the draws of the round on show."""
         now = frame.states[-1].round

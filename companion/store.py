@@ -201,6 +201,26 @@ class Store:
         return None
 
 
+def open_or_set_aside(path: str | Path) -> tuple[Store, str | None]:
+    """The data file for the app, ready to write.
+
+    A damaged or foreign file is never written to: it is renamed beside
+    itself (``games.sqlite.bad-20261122-101500``) and a new file is started;
+    the second value says so, for the screen. Errors the file cannot be
+    blamed for (a read-only disk) still raise StoreError.
+    """
+    path = Path(path)
+    try:
+        return Store(path), None
+    except (NotOurFile, DamagedFile) as e:
+        aside = path.with_name(f"{path.name}.bad-{datetime.now():%Y%m%d-%H%M%S}")
+        for suffix in ("", "-wal", "-shm"):
+            extra = Path(f"{path}{suffix}")
+            if extra.exists():
+                extra.rename(Path(f"{aside}{suffix}"))
+        return Store(path), f"{e}. It was set aside as {aside.name}; a new data file was started."
+
+
 class _Transaction:
     def __init__(self, db: sqlite3.Connection) -> None:
         self._db = db

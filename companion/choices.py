@@ -1,0 +1,197 @@
+"""Collecting the secret torch/camp choices of one turn (RULES.md, *Choices*).
+
+Every seat still in the temple picks torch or camp in secret; nothing about
+*what* a seat picked may leak before all have picked, so this object only ever
+tells the outside world *who* has chosen (for the seat LEDs and the screen).
+When the last seat still due has chosen, a short countdown runs so a player who
+pressed the wrong button can still change their mind; a change of mind during
+the countdown restarts it. When it runs out the whole reveal is handed over as
+one value, the seats that chose camp, which is exactly the ``camp`` list of a
+``reveal`` event (CONTRACTS.md §3).
+
+This module is plain Python on purpose: no gpiozero, no Kivy, no threads. Time
+comes from an injected ``clock`` so tests and the demo can drive it, and the
+app calls :meth:`ChoiceCollector.tick` from its own clock (Kivy's, in the UI
+thread). Button callbacks arrive on gpiozero's threads; the app marshals them
+to the same thread before calling :meth:`ChoiceCollector.press`, so this class
+needs no lock.
+
+A typical turn::
+
+    >>> now = [0.0]
+    >>> reveals = []
+    >>> c = ChoiceCollector(reveals.append, countdown=2.0, clock=lambda: now[0])
+    >>> c.open([0, 1, 2])
+    >>> c.press(0, Choice.TORCH), c.press(1, Choice.CAMP), c.press(2, Choice.TORCH)
+    (True, True, True)
+    >>> c.countdown_left
+    2.0
+    >>> now[0] = 1.0
+    >>> c.press(2, Choice.CAMP)    # a change of mind restarts the countdown
+    True
+    >>> now[0] = 2.9; c.tick()
+    False
+    >>> now[0] = 3.0; c.tick()
+    True
+    >>> reveals, c.is_open
+    ([(1, 2)], False)
+"""
+
+from __future__ import annotations
+
+import enum
+import time
+from collections.abc import Callable, Iterable
+
+__all__ = ["Choice", "ChoiceCollector"]
+
+
+class Choice(enum.Enum):
+    """What a seat does this turn: go on into the temple, or leave for camp."""
+
+    TORCH = "torch"
+    CAMP = "camp"
+
+
+class ChoiceCollector:
+    """The choices of the seats that are due this turn, and the reveal countdown.
+
+    ``on_reveal(camp)`` is called exactly once per opened turn, with the sorted
+    seat indexes (0-based) that chose camp, when every due seat has chosen and
+    the countdown has run out. The collector closes itself *before* calling it,
+    so ``on_reveal`` may open the next turn straight away.
+
+    ``on_change()`` (optional) is called whenever something the table can see
+    changed: a seat's "chosen" light, the countdown starting, restarting or
+    stopping, or the collector opening or closing. It is not called on every
+    tick; the screen polls :attr:`countdown_left` for the running number.
+    """
+
+    def __init__(
+        self,
+        on_reveal: Callable[[tuple[int, ...]], None],
+        *,
+        countdown: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        if countdown < 0:
+            raise ValueError(f"countdown must be 0 or more seconds, not {countdown!r}")
+        self._on_reveal = on_reveal
+        self._on_change = on_change
+        self._clock = clock
+        self.countdown = float(countdown)
+        self._due: frozenset[int] = frozenset()
+        self._choices: dict[int, Choice] = {}
+        self._open = False
+        self._deadline: float | None = None
+
+    # --- what the engine says ----------------------------------------------
+
+    def open(self, due: Iterable[int]) -> None:
+        """Choices are due now from these seats (the engine's ``State.due``).
+
+        Forgets any earlier choices: a new turn starts from nobody chosen. An
+        empty ``due`` is the same as :meth:`close`.
+        """
+        due = frozenset(due)
+        if any(seat < 0 for seat in due):
+            raise ValueError(f"seat indexes start at 0: {sorted(due)}")
+        self._due = due
+        self._choices = {}
+        self._deadline = None
+        self._open = bool(due)
+        self._changed()
+
+    def close(self) -> None:
+        """No choice is due (a card is to be drawn, the round is over, an undo).
+
+        Presses are ignored until the next :meth:`open`; the countdown stops.
+        """
+        was = self._open or self._choices or self._deadline is not None
+        self._open = False
+        self._due = frozenset()
+        self._choices = {}
+        self._deadline = None
+        if was:
+            self._changed()
+
+    # --- what the seats do -------------------------------------------------
+
+    def press(self, seat: int, choice: Choice) -> bool:
+        """Seat ``seat`` pressed ``choice``; False (and no effect) if ignored.
+
+        Ignored when no choice is due, or the seat is not due (in camp, busted,
+        or not playing). Pressing again replaces the seat's choice; if that
+        *changes* the choice while the countdown runs, the countdown restarts,
+        so nobody is revealed with a choice they were still correcting.
+        Pressing the same choice again changes nothing (a held or repeating key
+        must not keep the table waiting).
+        """
+        if not self._open or seat not in self._due:
+            return False
+        previous = self._choices.get(seat)
+        if previous is choice:
+            return True
+        self._choices[seat] = choice
+        if len(self._choices) == len(self._due):
+            # Everyone has chosen: start the countdown, or restart it after a change.
+            self._deadline = self._clock() + self.countdown
+        self._changed()
+        if self.countdown == 0:
+            self.tick()
+        return True
+
+    def tick(self) -> bool:
+        """Reveal if the countdown has run out; True if it revealed now.
+
+        Called periodically by the app (a few times a second is plenty; the
+        reveal comes at most one tick period after the countdown ends).
+        """
+        if self._deadline is None or self._clock() < self._deadline:
+            return False
+        camp = tuple(sorted(s for s, c in self._choices.items() if c is Choice.CAMP))
+        self.close()
+        self._on_reveal(camp)
+        return True
+
+    # --- what the table may see ---------------------------------------------
+
+    @property
+    def is_open(self) -> bool:
+        """True while choices are due: presses count, and a scanned card must wait."""
+        return self._open
+
+    @property
+    def due(self) -> frozenset[int]:
+        """The seats whose choice is due (empty when closed)."""
+        return self._due
+
+    @property
+    def chosen(self) -> frozenset[int]:
+        """The seats that have chosen this turn; never *what* they chose."""
+        return frozenset(self._choices)
+
+    @property
+    def waiting_for(self) -> frozenset[int]:
+        """The due seats that have not chosen yet."""
+        return self._due - self._choices.keys()
+
+    @property
+    def countdown_left(self) -> float | None:
+        """Seconds until the reveal, or None when no countdown runs."""
+        if self._deadline is None:
+            return None
+        return max(0.0, self._deadline - self._clock())
+
+    def leds(self) -> frozenset[int]:
+        """The seats whose LED is lit: those that have chosen. Every other LED is off.
+
+        The same light for torch and camp, so the LED tells the table only that
+        the seat has chosen. Seats not in the temple never light.
+        """
+        return self.chosen
+
+    def _changed(self) -> None:
+        if self._on_change is not None:
+            self._on_change()
