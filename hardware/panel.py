@@ -1,0 +1,161 @@
+"""The seat panel: two buttons (torch, camp) and one LED per seat, on gpiozero.
+
+Buttons are wired from the GPIO to GND and use the Pi's internal pull-up
+(active low); LEDs go through a 330 ohm resistor to GND (deploy/WIRING.md).
+The pin map is a parameter (``Config.pins``); this module reads no files.
+
+Presses are debounced here (:mod:`hardware.debounce`), not by gpiozero's
+``bounce_time``. Accepted presses are reported as ``on_press(seat, choice)``
+**on gpiozero's callback thread**; the panel does nothing else with them, so
+the app must marshal them to its UI thread (Kivy ``Clock.schedule_once``)
+before touching the :class:`~companion.choices.ChoiceCollector`.
+
+Tests and demos pass ``pin_factory=MockFactory()``; the Pi passes the lgpio
+factory from :func:`hardware.gpio.pi_pin_factory`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import time
+from collections.abc import Callable, Collection, Mapping, Sequence
+from typing import Any, Protocol
+
+from gpiozero import LED, Button  # type: ignore[import-untyped]
+
+from companion.choices import Choice
+from hardware.debounce import DEFAULT_WINDOW, Debouncer
+
+__all__ = ["MAX_SEATS", "PinsLike", "SeatPanel"]
+
+MAX_SEATS = 8
+_log = logging.getLogger(__name__)
+
+
+class PinsLike(Protocol):
+    """One seat's BCM pins; ``companion.config.SeatPins`` fits."""
+
+    @property
+    def torch(self) -> int: ...
+    @property
+    def camp(self) -> int: ...
+    @property
+    def led(self) -> int: ...
+
+
+class SeatPanel:
+    """Buttons and LEDs of ``len(pins)`` seats (seat 0 is "seat 1" on the box).
+
+    ``on_press(seat, choice)`` runs on a gpiozero thread for every accepted
+    press. ``debounce_s`` is the quiet time a pin needs before a press counts
+    (see :mod:`hardware.debounce` for the rule and the 30 ms default).
+    ``clock`` is only for the debouncing, so tests can use fake time.
+
+    Each button is its own gpiozero device with its own callback: a button held
+    down (stuck) produces no further edges and holds no lock, so other seats
+    work normally.
+    """
+
+    def __init__(
+        self,
+        pins: Sequence[PinsLike],
+        *,
+        on_press: Callable[[int, Choice], None],
+        pin_factory: Any = None,
+        clock: Callable[[], float] = time.monotonic,
+        debounce_s: float = DEFAULT_WINDOW,
+    ) -> None:
+        pins = list(pins)
+        if not 1 <= len(pins) <= MAX_SEATS:
+            raise ValueError(f"a panel has 1 to {MAX_SEATS} seats, not {len(pins)}")
+        used: dict[int, str] = {}
+        for seat, p in enumerate(pins):
+            for part, gpio in (("torch", p.torch), ("camp", p.camp), ("led", p.led)):
+                if gpio in used:
+                    raise ValueError(
+                        f"GPIO {gpio} is used twice: seat {seat + 1} {part} and {used[gpio]}"
+                    )
+                used[gpio] = f"seat {seat + 1} {part}"
+        self.pins: tuple[PinsLike, ...] = tuple(pins)
+        self._on_press = on_press
+        self._debouncer = Debouncer(debounce_s, clock=clock)
+        self._buttons: dict[tuple[int, Choice], Any] = {}
+        self._leds: list[Any] = []
+        self._closed = False
+        try:
+            for seat, p in enumerate(self.pins):
+                for choice, gpio in ((Choice.TORCH, p.torch), (Choice.CAMP, p.camp)):
+                    button = Button(gpio, pull_up=True, bounce_time=None, pin_factory=pin_factory)
+                    button.when_pressed = self._handler(seat, choice, True)
+                    button.when_released = self._handler(seat, choice, False)
+                    self._buttons[seat, choice] = button
+                self._leds.append(LED(p.led, pin_factory=pin_factory))
+        except BaseException:
+            self.close()
+            raise
+
+    @property
+    def seats(self) -> int:
+        """How many seats this panel has."""
+        return len(self.pins)
+
+    def _handler(self, seat: int, choice: Choice, pressed: bool) -> Callable[[], None]:
+        key = (seat, choice)
+
+        def on_edge() -> None:  # no parameters: gpiozero then passes no device
+            if self._debouncer.edge(key, pressed) and not self._closed:
+                try:
+                    self._on_press(seat, choice)
+                except Exception:
+                    # Keep gpiozero's callback thread alive for the other seats.
+                    _log.exception("seat %d %s: on_press failed", seat + 1, choice.value)
+
+        return on_edge
+
+    def set_leds(self, lit: Collection[int] | Mapping[int, bool]) -> None:
+        """Light exactly these seats' LEDs; every other LED goes off.
+
+        ``lit`` is a collection of seat indexes (``ChoiceCollector.leds()``) or
+        a mapping seat -> on. Seats beyond this panel are ignored.
+        """
+        if isinstance(lit, Mapping):
+            on = {seat for seat, value in lit.items() if value}
+        else:
+            on = set(lit)
+        for seat in range(len(self._leds)):
+            self.set_led(seat, seat in on)
+
+    def set_led(self, seat: int, on: bool) -> None:
+        """Switch one seat's LED."""
+        if self._closed:
+            return
+        led = self._leds[seat]
+        if on:
+            led.on()
+        else:
+            led.off()
+
+    def held(self) -> list[tuple[int, Choice]]:
+        """Buttons down right now, e.g. a stuck button or one wired straight to GND."""
+        return [key for key, button in self._buttons.items() if button.is_pressed]
+
+    def close(self) -> None:
+        """Switch the LEDs off and release every pin (safe to call twice)."""
+        self._closed = True
+        for led in self._leds:
+            # Already closed, or the pin went away: nothing left to switch off.
+            with contextlib.suppress(Exception):
+                led.off()
+            led.close()
+        for button in self._buttons.values():
+            button.close()
+        self._leds.clear()
+        self._buttons.clear()
+        self._debouncer.forget()
+
+    def __enter__(self) -> SeatPanel:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
