@@ -80,12 +80,12 @@ def last_event(state: State) -> str:
             return _("{hazard}: nothing happens yet; a second one ends the round.").format(
                 hazard=card_name(card).capitalize()
             )
-        case Bust(card, losses, removed):
+        case Bust(card=card):
             return _(
                 "Second {hazard}: everyone in the temple loses their gems; "
                 "put one {hazard} card out of the game."
             ).format(hazard=card_name(card))
-        case Revealed(camp, torch, share, left, banked, artifacts):
+        case Revealed(camp=camp, share=share, left=left, artifacts=artifacts):
             if not camp:
                 return _("Everyone goes on.")
             text = ngettext(
@@ -142,6 +142,12 @@ def table(state: State, *, hidden_tents: bool = False) -> str:
         lines.append(said)
     if state.to_remove:
         lines.append(_("Take {card} out of the game.").format(card=state.to_remove))
+    if state.phase is Phase.ROUND_OVER and state.next_artifact:
+        lines.append(
+            _("Shuffle {card} into the deck for round {round}.").format(
+                card=state.next_artifact, round=state.round + 1
+            )
+        )
     if state.due:
         lines.append(_("Choice due from: {names}").format(names=names(state, state.due)))
     if final:

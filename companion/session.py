@@ -178,7 +178,9 @@ class Session:
                 states.append(_play(states[-1], move))
             except RuleError as e:
                 what = "the card" if i == at else f"a later {type(move).__name__.lower()}"
-                raise CorrectionRefused(f"{card} at position {pos}: {what} would be invalid: {e}")
+                raise CorrectionRefused(
+                    f"{card} at position {pos}: {what} would be invalid: {e}"
+                ) from None
         before, after = frame.states[-1], states[-1]
         if after.round != before.round or len(after.path) != len(before.path):
             raise CorrectionRefused(

@@ -12,9 +12,12 @@ subclass and is never written to.
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from functools import wraps
 from pathlib import Path
+from typing import ParamSpec, TypeVar
 
 from companion.events import BadEvent, Event, Start, from_line, to_line
 from companion.session import LogError, Session
@@ -50,6 +53,25 @@ class DamagedFile(StoreError):
 
 class NoSuchGame(StoreError):
     pass
+
+
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _sqlite_errors(method: Callable[P, R]) -> Callable[P, R]:
+    """SQLite errors met while reading or writing become a DamagedFile for a person."""
+
+    @wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except sqlite3.DatabaseError as e:
+            store = args[0]
+            assert isinstance(store, Store)
+            raise DamagedFile(f"{store.path} is damaged or unreadable: {e}") from None
+
+    return wrapper
 
 
 def is_sqlite(path: Path) -> bool:
@@ -106,7 +128,7 @@ class Store:
                 if statement.strip():
                     self._db.execute(statement)
             self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            self._db.execute("PRAGMA user_version=%d" % SCHEMA_VERSION)
+            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
             self._db.execute("INSERT INTO meta VALUES ('app', 'incan-companion')")
 
     def _check(self) -> None:
@@ -134,6 +156,7 @@ class Store:
 
     # -- games -------------------------------------------------------------------
 
+    @_sqlite_errors
     def new_game(self, start: Start) -> int:
         """A new game whose first event is ``start``; returns its number."""
         now = _now()
@@ -146,6 +169,7 @@ class Store:
             )
         return game
 
+    @_sqlite_errors
     def append(self, game: int, event: Event) -> None:
         """Store one accepted event durably (committed and synced on return)."""
         with self._transaction():
@@ -158,6 +182,7 @@ class Store:
                 "INSERT INTO events VALUES (?, ?, ?, ?)", (game, seq, to_line(event), _now())
             )
 
+    @_sqlite_errors
     def games(self) -> list[GameInfo]:
         rows = self._db.execute(
             "SELECT g.id, g.created, COUNT(e.seq) FROM games g "
@@ -165,12 +190,14 @@ class Store:
         ).fetchall()
         return [GameInfo(*row) for row in rows]
 
+    @_sqlite_errors
     def latest(self) -> int:
         row = self._db.execute("SELECT MAX(id) FROM games").fetchone()
         if row[0] is None:
             raise NoSuchGame(f"{self.path} holds no game yet")
         return int(row[0])
 
+    @_sqlite_errors
     def events(self, game: int) -> list[Event]:
         """The stored log of a game; a line that does not parse raises LogError."""
         rows = self._db.execute(

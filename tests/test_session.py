@@ -165,14 +165,22 @@ START = {"event": "start", "seats": ["Ana", "Bo", "Cy"]}
             "line 3: seats still have to choose",
         ),
         (
-            [START, {"event": "draw", "card": "T1"}, {"event": "reveal", "camp": []},
-             {"event": "draw", "card": "T1"}],
+            [
+                START,
+                {"event": "draw", "card": "T1"},
+                {"event": "reveal", "camp": []},
+                {"event": "draw", "card": "T1"},
+            ],
             "line 4: T1 is already on the path",
-        ),  # fmt: skip
+        ),
         ([START, {"event": "undo"}], "line 2: nothing to undo"),
         ([START, {"event": "correct", "pos": 0, "card": "T1"}], "line 2: no card at path"),
         (
-            [START, {"event": "draw", "card": "T1"}, {"event": "correct", "pos": "0", "card": "T2"}],
+            [
+                START,
+                {"event": "draw", "card": "T1"},
+                {"event": "correct", "pos": "0", "card": "T2"},
+            ],
             "line 3: pos must be a whole number",
         ),
         ([START, '{"event": "draw", "card": "T1"} trailing'], "line 2: bad JSON"),
@@ -188,7 +196,7 @@ def test_invalid_logs_name_the_line_and_reason(
 
 def test_blank_lines_are_skipped_but_counted(tmp_path: Path) -> None:
     path = write(tmp_path, START, "", {"event": "reveal", "camp": []})
-    with pytest.raises(BadInput, match="^line 3: no choice is due"):
+    with pytest.raises(BadInput, match=r"^line 3: no choice is due"):
         replay_log(path)
 
 

@@ -1,0 +1,409 @@
+"""The game controller: what the device does with a scanned card, a press, a tap.
+
+Everything the table does reaches the game through one :class:`Table`: the
+scanner's cards, the seat buttons, the touchscreen's fixes. It holds the
+:class:`~companion.session.Session`, the :class:`~companion.store.Store` with
+the game's number, and the :class:`~companion.choices.ChoiceCollector` of the
+secret torch/camp choices.
+
+Why it exists as its own plain-Python object (no Kivy, no threads, an
+injected clock): this is the device's behaviour, and it must be testable
+turn by turn with fake time and a real data file.
+
+Rules it keeps:
+
+- Every event is first checked (``Session.preview``), then stored durably
+  (``Store.append``), and only then applied and shown. A power cut never
+  loses what was on the screen, and a refused or unsaved event changes
+  nothing.
+- The collector is open with ``state.due`` exactly while the state is in the
+  choose phase, also after an undo or a correction.
+- A card scanned while choices are due is *held*: it is applied right after
+  the reveal (the table turned the next card a bit early). A card that cannot
+  come now gives a notice and changes nothing. The same card reported again
+  is ignored (the camera still sees the card it just read).
+- Nothing raises to the caller: every refusal or adapter failure becomes a
+  :class:`Notice` for the status line, and is logged.
+
+All methods must be called from one thread (the UI thread); adapters on
+other threads marshal their callbacks first.
+
+>>> import tempfile, pathlib
+>>> from companion.events import Start
+>>> from companion.store import Store
+>>> now = [0.0]
+>>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
+>>> table = Table.new(store, Start(("Ana", "Bo", "Cy")), countdown=1.0, clock=lambda: now[0])
+>>> table.scan("T11A")
+True
+>>> [s.hand for s in table.state.seats], sorted(table.collector.due)
+([3, 3, 3], [0, 1, 2])
+>>> for seat in (0, 1, 2): _ = table.press(seat, Choice.CAMP if seat == 0 else Choice.TORCH)
+>>> now[0] = 1.0; table.tick()
+True
+>>> table.state.seats[0].banked, len(store.events(table.game))
+(5, 3)
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Literal
+
+from companion.cards import UnknownCard, card
+from companion.choices import Choice, ChoiceCollector
+from companion.describe import card_name
+from companion.engine import Phase, RuleError, State
+from companion.events import Correct, Draw, Event, Reveal, Start, Undo
+from companion.i18n import _
+from companion.session import Session
+from companion.store import Store
+
+__all__ = ["MAX_NOTICES", "Notice", "Table"]
+
+_log = logging.getLogger(__name__)
+
+MAX_NOTICES = 20
+Level = Literal["info", "warning", "error"]
+Listener = Callable[["Table"], None]
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One line for the status bar: what happened that the table should know."""
+
+    text: str
+    level: Level = "info"
+    at: float = 0.0
+
+
+class Table:
+    """One game at the table: its session, its data file and the turn's choices.
+
+    Build it with :meth:`new` (a new game in the data file) or :meth:`resume`
+    (a stored game). ``on_change`` listeners are called with the table after
+    every change the screen or the seat LEDs may show.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        game: int,
+        session: Session,
+        *,
+        countdown: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.store = store
+        self.game = game
+        self.session = session
+        self._clock = clock
+        self._listeners: list[Listener] = []
+        self._notices: list[Notice] = []
+        self._held: str | None = None
+        self._last_seen: str | None = None
+        self._turn: tuple[int, int, tuple[int, ...]] | None = None
+        self._quiet = 0  # >0 while a change is in progress: one notification at the end
+        self.scanner_status: str = ""
+        self.collector = ChoiceCollector(
+            self._on_reveal, countdown=countdown, clock=clock, on_change=self._changed
+        )
+        self._sync_collector()
+
+    # --- building ----------------------------------------------------------
+
+    @classmethod
+    def new(
+        cls,
+        store: Store,
+        start: Start,
+        *,
+        countdown: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Table:
+        """A new game stored in ``store``; raises RuleError for bad seats or rules.
+
+        The start is checked before anything is written, so a refused set-up
+        leaves no empty game in the data file.
+        """
+        session = Session.start(start)
+        game = store.new_game(start)
+        return cls(store, game, session, countdown=countdown, clock=clock)
+
+    @classmethod
+    def resume(
+        cls,
+        store: Store,
+        game: int,
+        *,
+        countdown: float = 2.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> Table:
+        """The stored game ``game``, replayed; raises StoreError or LogError."""
+        return cls(store, game, store.session(game), countdown=countdown, clock=clock)
+
+    # --- reading -------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.session.state
+
+    @property
+    def held(self) -> str | None:
+        """A card scanned while choices were due, to be drawn after the reveal."""
+        return self._held
+
+    @property
+    def notices(self) -> tuple[Notice, ...]:
+        """The latest notices, oldest first (at most :data:`MAX_NOTICES`)."""
+        return tuple(self._notices)
+
+    @property
+    def notice(self) -> Notice | None:
+        """The latest notice, for a one-line status bar."""
+        return self._notices[-1] if self._notices else None
+
+    @property
+    def can_undo(self) -> bool:
+        return self.session.can_undo
+
+    def correction_options(self, pos: int) -> tuple[str, ...]:
+        """The cards path position ``pos`` could be corrected to (only valid ones)."""
+        try:
+            return self.session.correction_options(pos)
+        except Exception:  # never let a picker crash the screen
+            _log.exception("correction options for %d", pos)
+            return ()
+
+    def entry_options(self) -> tuple[str, ...]:
+        """The cards that may be entered by hand now (what can be drawn next).
+
+        While choices are due this is the deck: an entered card is held until
+        the reveal, just like a scanned one.
+        """
+        state = self.state
+        if state.phase is Phase.CHOOSE:
+            return state.deck
+        return state.possible_draws()
+
+    # --- listening ---------------------------------------------------------------
+
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(table)`` after every visible change; returns an unsubscribe."""
+        self._listeners.append(listener)
+
+        def stop() -> None:
+            if listener in self._listeners:
+                self._listeners.remove(listener)
+
+        return stop
+
+    def _changed(self) -> None:
+        if self._quiet:
+            return
+        for listener in list(self._listeners):
+            try:
+                listener(self)
+            except Exception:
+                # A broken screen or LED must not stop the game itself.
+                _log.exception("table listener %r failed", listener)
+
+    def say(self, text: str, level: Level = "info") -> None:
+        """Add a notice for the status line (also used by adapters: "not a card")."""
+        if level == "info":
+            _log.info("%s", text)
+        else:
+            _log.warning("%s", text)
+        self._notices.append(Notice(text, level, self._clock()))
+        del self._notices[:-MAX_NOTICES]
+        self._changed()
+
+    def set_scanner_status(self, text: str) -> None:
+        """What the camera is doing ("camera ok", "no camera"), for the status line."""
+        if text != self.scanner_status:
+            self.scanner_status = text
+            self._changed()
+
+    # --- cards -------------------------------------------------------------------
+
+    def scan(self, card_id: str | None) -> bool:
+        """A card the scanner read (None: the scan spot is empty again).
+
+        True if the card was drawn or held. The card read last is ignored
+        until the spot was seen empty or another card was read, because the
+        camera keeps seeing the card it has just reported.
+        """
+        if card_id is None:
+            self._last_seen = None
+            return False
+        try:
+            cid = card(card_id).id
+        except UnknownCard:
+            self.say(_("Not a card: {text}").format(text=card_id), "warning")
+            return False
+        if cid == self._last_seen or cid == self._held:
+            return False
+        self._last_seen = cid
+        return self._take(cid)
+
+    def enter_card(self, card_id: str) -> bool:
+        """A card entered by hand (no camera, or the camera missed it)."""
+        try:
+            cid = card(card_id).id
+        except UnknownCard:
+            self.say(_("Not a card: {text}").format(text=card_id), "warning")
+            return False
+        self._last_seen = cid
+        return self._take(cid)
+
+    def _take(self, cid: str) -> bool:
+        state = self.state
+        if state.phase is Phase.GAME_OVER:
+            self.say(_("The game is over; {card} is not needed.").format(card=card_name(cid)))
+            return False
+        # While choices are due the next draw can be any card of the deck.
+        possible = state.deck if state.phase is Phase.CHOOSE else state.possible_draws()
+        if cid not in possible:
+            self.say(_why_not(state, cid), "warning")
+            return False
+        if state.phase is Phase.CHOOSE:
+            self._held = cid
+            self.say(
+                _("{card} waits until the choices are revealed.").format(
+                    card=card_name(cid).capitalize()
+                )
+            )
+            return True
+        return self._accept(Draw(cid))
+
+    # --- choices -------------------------------------------------------------------
+
+    def press(self, seat: int, choice: Choice) -> bool:
+        """A seat pressed torch or camp; False if no choice of that seat is due."""
+        try:
+            return self.collector.press(seat, choice)
+        except Exception as e:  # the reveal runs inside press when the countdown is 0
+            self._failed(_("A button press failed"), e)
+            return False
+
+    def tick(self) -> bool:
+        """Drive the countdown (call a few times a second); True if it revealed now."""
+        try:
+            return self.collector.tick()
+        except Exception as e:
+            self._failed(_("The reveal failed"), e)
+            return False
+
+    def _on_reveal(self, camp: tuple[int, ...]) -> None:
+        self._quiet += 1
+        try:
+            revealed = self._accept(Reveal(camp))
+            held = self._held if revealed else None
+            if held is not None:
+                self._held = None
+                if self.state.phase is Phase.DRAW:
+                    self._accept(Draw(held))
+                else:
+                    self.say(
+                        _("Nobody is left in the temple: shuffle {card} back in.").format(
+                            card=card_name(held)
+                        )
+                    )
+                    self._last_seen = None
+        finally:
+            self._quiet -= 1
+        self._changed()
+
+    # --- fixes ---------------------------------------------------------------------
+
+    def undo(self) -> bool:
+        """Take back the latest step (a held card is dropped first)."""
+        if self._held is not None:
+            held, self._held = self._held, None
+            self._last_seen = None
+            self.say(_("{card} is no longer waiting.").format(card=card_name(held).capitalize()))
+            return True
+        if not self.session.can_undo:
+            self.say(_("Nothing to undo."))
+            return False
+        undone = self.session.effective[-1]
+        if self._accept(Undo()):
+            # The camera may report the card again if it is still lying there.
+            if isinstance(undone, Draw) and undone.card == self._last_seen:
+                self._last_seen = None
+            return True
+        return False
+
+    def correct(self, pos: int, card_id: str) -> bool:
+        """The card at path position ``pos`` is really ``card_id``."""
+        try:
+            cid = card(card_id).id
+        except UnknownCard:
+            self.say(_("Not a card: {text}").format(text=card_id), "warning")
+            return False
+        return self._accept(Correct(pos, cid))
+
+    # --- the one way an event gets in ----------------------------------------------------
+
+    def _accept(self, event: Event) -> bool:
+        """Check, store, apply, show. False (and a notice) if refused or not saved."""
+        try:
+            self.session.preview(event)
+        except RuleError as e:
+            self.say(str(e), "warning")
+            return False
+        except Exception as e:
+            self._failed(_("That step could not be checked"), e)
+            return False
+        try:
+            self.store.append(self.game, event)
+        except Exception as e:  # disk full, card pulled, ...: nothing was applied
+            self._failed(_("Could not save the game, the step was not taken"), e)
+            self._sync_collector()
+            return False
+        self.session.apply(event)
+        self._sync_collector()
+        self._changed()
+        return True
+
+    def _failed(self, what: str, error: Exception) -> None:
+        _log.error("%s", what, exc_info=error)
+        self.say(f"{what}: {error}", "error")
+
+    def _sync_collector(self) -> None:
+        """Open the collector for the turn on show, or close it.
+
+        A correction or an undo that leaves the same turn (same round, same
+        path length, same seats due) keeps the choices already made.
+        """
+        state = self.state
+        if state.phase is not Phase.CHOOSE:
+            self._turn = None
+            self.collector.close()
+            return
+        turn = (state.round, len(state.path), state.due)
+        if turn != self._turn or not self.collector.is_open:
+            self._turn = turn
+            self.collector.open(state.due)
+
+    def close(self) -> None:
+        """Stop the turn and forget the listeners (the store is the caller's)."""
+        self.collector.close()
+        self._listeners.clear()
+
+
+def _why_not(state: State, cid: str) -> str:
+    """Why card ``cid`` cannot be the next draw, for a person at the table."""
+    named = f"{card_name(cid).capitalize()} ({cid})"
+    if state.phase is not Phase.ROUND_OVER and any(p.card == cid for p in state.path):
+        return _("{card} is already on the path.").format(card=named)
+    if cid in state.removed:
+        return _("{card} was taken out of the game.").format(card=named)
+    if cid in state.lost or cid in state.carried:
+        return _("{card} has left the game.").format(card=named)
+    if not state.rules.artifacts and card(cid).is_artifact:
+        return _("{card} is not played with these rules.").format(card=named)
+    return _("{card} cannot come now.").format(card=named)

@@ -1,0 +1,172 @@
+"""The command line as a user meets it: exit codes, one-line errors, no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from companion import cli, engine
+from companion.events import Draw, Reveal, Start, Undo
+from companion.store import Store
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLE = ROOT / "examples" / "game.jsonl"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "companion", *args],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=60,
+    )
+
+
+def test_replay_json_of_the_example_game() -> None:
+    done = run("replay", str(EXAMPLE), "--json")
+    assert done.returncode == 0, done.stderr
+    state = json.loads(done.stdout)
+    assert state["round"] == 2 and state["phase"] == "round_over"
+    assert [s["banked"] for s in state["seats"]] == [8, 12, 5, 15]
+    assert [s["artifacts"] for s in state["seats"]] == [[5], [], [], []]
+    assert state["scores"] == [13, 12, 5, 15]
+    assert state["removed"] == ["SPIDER2"]
+    assert [p["card"] for p in state["path"]] == ["T14", "MUMMY1", "T9", "T4"]
+
+
+def test_replay_readable_table() -> None:
+    done = run("replay", str(EXAMPLE))
+    assert done.returncode == 0
+    assert "round 2 of 5" in done.stdout
+    assert "Dee" in done.stdout and "15" in done.stdout
+    assert "Shuffle A3 into the deck for round 3." in done.stdout
+
+
+def test_invalid_log_exits_2_with_line_and_reason(tmp_path: Path) -> None:
+    log = tmp_path / "bad.jsonl"
+    lines = EXAMPLE.read_text().splitlines()
+    lines[4] = '{"event": "reveal", "camp": [7]}'
+    log.write_text("\n".join(lines) + "\n")
+    done = run("replay", str(log))
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.strip() == (
+        "incan-companion: line 5: seat 7 is out of range (seats 0 to 3)"
+    )
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["replay", "/nonexistent/game.jsonl"], "no such file"),
+        (["replay"], "the following arguments are required: LOG"),
+        (["export", str(EXAMPLE)], "not an incan-companion data file"),
+        (["frobnicate"], "invalid choice"),
+        (["replay", str(EXAMPLE), "--game", "1"], "--game is for data files"),
+    ],
+)
+def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:
+    done = run(*args)
+    assert done.returncode == 2
+    assert message in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert "Traceback" not in done.stderr
+
+
+def test_binary_garbage_log_exits_2(tmp_path: Path) -> None:
+    log = tmp_path / "garbage.jsonl"
+    log.write_bytes(bytes(range(256)) * 4)
+    done = run("replay", str(log))
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+def make_data_file(path: Path) -> None:
+    with Store(path) as store:
+        old = store.new_game(Start(("X", "Y", "Z")))
+        store.append(old, Draw("T1"))
+        game = store.new_game(Start(("Ana", "Bo", "Cy"), "incan-gold-2020"))
+        for event in (Draw("A1"), Reveal((2,)), Draw("T5A"), Undo(), Draw("T5B")):
+            store.append(game, event)
+
+
+def test_export_prints_the_latest_game_without_undone_events(tmp_path: Path) -> None:
+    data = tmp_path / "games.sqlite"
+    make_data_file(data)
+    done = run("export", str(data))
+    assert done.returncode == 0, done.stderr
+    assert [json.loads(line) for line in done.stdout.splitlines()] == [
+        {"event": "start", "seats": ["Ana", "Bo", "Cy"], "rules": "incan-gold-2020"},
+        {"event": "draw", "card": "A1"},
+        {"event": "reveal", "camp": [2]},
+        {"event": "draw", "card": "T5B"},
+    ]
+    older = run("export", str(data), "--game", "1")
+    assert older.stdout.splitlines()[1] == '{"event": "draw", "card": "T1"}'
+    missing = run("export", str(data), "--game", "7")
+    assert missing.returncode == 2 and "there is no game 7" in missing.stderr
+
+
+def test_replay_reads_the_data_file_and_export_round_trips(tmp_path: Path) -> None:
+    data = tmp_path / "games.sqlite"
+    make_data_file(data)
+    from_data = run("replay", str(data), "--json")
+    assert from_data.returncode == 0, from_data.stderr
+    log = tmp_path / "exported.jsonl"
+    log.write_text(run("export", str(data)).stdout)
+    from_log = run("replay", str(log), "--json")
+    assert json.loads(from_log.stdout) == json.loads(from_data.stdout)
+    state = json.loads(from_data.stdout)
+    assert state["seats"][2]["artifacts"] == [5]
+    assert [s["hand"] for s in state["seats"]] == [2, 2, 0]
+
+
+def test_foreign_sqlite_is_refused_for_replay_and_export(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "other.sqlite"
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE t (x)")
+    db.commit()
+    db.close()
+    for command in ("replay", "export"):
+        done = run(command, str(path))
+        assert done.returncode == 2
+        assert "another program" in done.stderr
+
+
+def test_in_process_main_matches_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["replay", str(EXAMPLE), "--json"]) == 0
+    state = cli.replay_log(EXAMPLE).state
+    assert json.loads(capsys.readouterr().out) == engine.to_json(state)
+
+
+def test_the_command_line_loads_no_heavy_library() -> None:
+    code = (
+        "import sys, companion.cli as c; c.build_parser();"
+        "heavy = [m for m in ('kivy', 'cv2', 'gpiozero', 'numpy', 'zxingcpp', 'pyzbar')"
+        " if m in sys.modules]; print(heavy)"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_importing_the_engine_loads_no_adapter_library() -> None:
+    code = (
+        "import sys; import companion.engine, companion.session, companion.store,"
+        " companion.describe, companion.simulate;"
+        "print([m for m in ('kivy', 'cv2', 'gpiozero') if m in sys.modules])"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+    )
+    assert done.stdout.strip() == "[]", done.stderr
