@@ -283,19 +283,35 @@ class Table:
 
     def press(self, seat: int, choice: Choice) -> bool:
         """A seat pressed torch or camp; False if no choice of that seat is due."""
+        self._quiet += 1
         try:
-            return self.collector.press(seat, choice)
+            taken = self.collector.press(seat, choice)
         except Exception as e:  # the reveal runs inside press when the countdown is 0
+            taken = False
             self._failed(_("A button press failed"), e)
-            return False
+        finally:
+            self._quiet -= 1
+        if taken:
+            self._changed()
+        return taken
 
     def tick(self) -> bool:
-        """Drive the countdown (call a few times a second); True if it revealed now."""
+        """Drive the countdown (call a few times a second); True if it revealed now.
+
+        Listeners hear of a reveal once, after the held card (if any) is drawn
+        too, so the screen never shows the step in between.
+        """
+        self._quiet += 1
         try:
-            return self.collector.tick()
+            revealed = self.collector.tick()
         except Exception as e:
+            revealed = False
             self._failed(_("The reveal failed"), e)
-            return False
+        finally:
+            self._quiet -= 1
+        if revealed:
+            self._changed()
+        return revealed
 
     def _on_reveal(self, camp: tuple[int, ...]) -> None:
         self._quiet += 1
@@ -315,7 +331,6 @@ class Table:
                     self._last_seen = None
         finally:
             self._quiet -= 1
-        self._changed()
 
     # --- fixes ---------------------------------------------------------------------
 

@@ -1,0 +1,407 @@
+"""The game controller, turn by turn: a real data file, fake time, no sleeping."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from companion import engine
+from companion.choices import Choice
+from companion.engine import Phase
+from companion.events import Correct, Draw, Reveal, Start, Undo
+from companion.simulate import choose_camp, next_card
+from companion.store import Store
+from companion.table import MAX_NOTICES, Table
+
+TORCH, CAMP = Choice.TORCH, Choice.CAMP
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    s = Store(tmp_path / "games.sqlite")
+    yield s
+    s.close()
+
+
+@pytest.fixture
+def clock() -> Clock:
+    return Clock()
+
+
+def new_table(store: Store, clock: Clock, seats: int = 3, rules: str = "incan-gold") -> Table:
+    names = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")[:seats]
+    return Table.new(store, Start(names, rules), countdown=2.0, clock=clock)
+
+
+def choose(table: Table, clock: Clock, *choices: Choice) -> None:
+    """Every due seat presses, in seat order, then the countdown runs out."""
+    due = sorted(table.collector.due)
+    assert len(due) == len(choices)
+    for seat, choice in zip(due, choices, strict=True):
+        assert table.press(seat, choice)
+    clock.now += 2.0
+    assert table.tick()
+
+
+def stored(store: Store, table: Table) -> list[object]:
+    return store.events(table.game)
+
+
+# --- drawing ---------------------------------------------------------------------
+
+
+def test_a_scanned_card_is_stored_then_shown(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    assert table.scan("t11a")
+    assert [p.card for p in table.state.path] == ["T11A"]
+    assert [s.hand for s in table.state.seats] == [3, 3, 3]
+    assert stored(store, table) == [Start(("Ana", "Bo", "Cy")), Draw("T11A")]
+    assert table.state.phase is Phase.CHOOSE
+    assert table.collector.is_open and table.collector.due == {0, 1, 2}
+
+
+def test_the_same_card_seen_again_is_ignored(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("T11A")
+    choose(table, clock, TORCH, TORCH, TORCH)
+    before = len(table.notices)
+    assert not table.scan("T11A")
+    assert len(table.notices) == before  # silently: the camera still sees it
+    assert len(stored(store, table)) == 3
+
+
+def test_a_card_back_after_an_empty_spot_is_refused_with_a_reason(
+    store: Store, clock: Clock
+) -> None:
+    table = new_table(store, clock)
+    table.scan("T11A")
+    choose(table, clock, TORCH, TORCH, TORCH)
+    table.scan(None)
+    assert not table.scan("T11A")
+    assert table.notice is not None
+    assert table.notice.text == "Treasure 11 (T11A) is already on the path."
+    assert table.notice.level == "warning"
+    assert len(stored(store, table)) == 3
+
+
+def test_unknown_text_is_not_a_card(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    assert not table.scan("T12")
+    assert table.notice is not None and table.notice.text == "Not a card: T12"
+    assert table.state.path == ()
+
+
+def test_an_artifact_of_a_later_round_cannot_come(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    assert not table.enter_card("A3")
+    assert table.notice is not None
+    assert table.notice.text == "Artifact 3 (A3) cannot come now."
+    assert len(stored(store, table)) == 1
+
+
+def test_a_card_turned_during_the_choice_waits_for_the_reveal(
+    store: Store, clock: Clock
+) -> None:
+    table = new_table(store, clock)
+    table.scan("T11A")
+    assert table.scan("T5A")
+    assert table.held == "T5A"
+    assert table.notice is not None
+    assert table.notice.text == "Treasure 5 waits until the choices are revealed."
+    assert len(table.state.path) == 1
+    choose(table, clock, CAMP, TORCH, TORCH)
+    # Ana banked 3 + 2 left on the card; then T5A split between Bo and Cy.
+    assert [p.card for p in table.state.path] == ["T11A", "T5A"]
+    assert [s.hand for s in table.state.seats] == [0, 5, 5]
+    assert table.state.seats[0].banked == 5
+    assert table.held is None
+    assert stored(store, table)[-2:] == [Reveal((0,)), Draw("T5A")]
+    # The held card is the one the camera sees: it is not drawn twice.
+    assert not table.scan("T5A")
+
+
+def test_a_held_card_is_dropped_when_everyone_leaves(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("T11A")
+    table.scan("T5A")
+    choose(table, clock, CAMP, CAMP, CAMP)
+    assert table.state.phase is Phase.ROUND_OVER
+    assert table.held is None
+    assert table.notice is not None
+    assert table.notice.text == "Nobody is left in the temple: shuffle treasure 5 back in."
+    assert not any(isinstance(e, Draw) and e.card == "T5A" for e in stored(store, table))
+
+
+def test_a_held_card_must_be_in_the_deck(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("T11A")
+    table.scan(None)
+    assert not table.scan("T11A")
+    assert table.held is None
+
+
+def test_nothing_is_drawn_after_the_game(store: Store, clock: Clock) -> None:
+    rng = random.Random(3)
+    table = new_table(store, clock)
+    play_out(table, clock, rng)
+    assert table.state.phase is Phase.GAME_OVER
+    n = len(stored(store, table))
+    assert not table.scan("T1")
+    assert table.notice is not None and table.notice.text.startswith("The game is over")
+    assert len(stored(store, table)) == n
+
+
+# --- choices ---------------------------------------------------------------------
+
+
+def test_the_collector_follows_the_phase(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    assert not table.collector.is_open
+    assert not table.press(0, TORCH)
+    table.scan("T3")
+    assert table.collector.due == {0, 1, 2}
+    choose(table, clock, CAMP, TORCH, TORCH)
+    assert not table.collector.is_open
+    table.scan("T4")
+    assert table.collector.due == {1, 2}  # Ana is in camp
+
+
+def test_no_reveal_before_the_countdown(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("T3")
+    table.press(0, TORCH)
+    table.press(1, TORCH)
+    clock.now += 10
+    assert not table.tick()  # Cy has not chosen
+    table.press(2, CAMP)
+    clock.now += 1.9
+    assert not table.tick()
+    assert table.collector.countdown_left == pytest.approx(0.1)
+    clock.now += 0.1
+    assert table.tick()
+    assert stored(store, table)[-1] == Reveal((2,))
+
+
+def test_zero_countdown_reveals_on_the_last_press(store: Store, clock: Clock) -> None:
+    table = Table.new(store, Start(("Ana", "Bo", "Cy")), countdown=0.0, clock=clock)
+    table.scan("T3")
+    table.press(0, TORCH)
+    table.press(1, TORCH)
+    table.press(2, CAMP)
+    assert table.state.seats[2].banked == 1 + 0  # 3 split 3 ways: 1 each, nothing left
+    assert table.state.phase is Phase.DRAW
+
+
+def test_undo_of_a_reveal_opens_the_choice_again(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    choose(table, clock, CAMP, TORCH, TORCH)
+    assert table.undo()
+    assert table.state.phase is Phase.CHOOSE
+    assert table.collector.is_open and table.collector.chosen == frozenset()
+    assert stored(store, table)[-1] == Undo()
+    assert table.state.seats[0].banked == 0
+
+
+def test_a_correction_keeps_the_choices_already_made(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    table.press(0, CAMP)
+    assert table.correct(0, "T11A")
+    assert [s.hand for s in table.state.seats] == [3, 3, 3]
+    assert table.collector.chosen == {0}
+    assert stored(store, table)[-1] == Correct(0, "T11A")
+
+
+def test_undo_first_drops_a_held_card(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    table.scan("T1")
+    assert table.undo()
+    assert table.held is None
+    assert [p.card for p in table.state.path] == ["T9"]
+    assert len(stored(store, table)) == 2
+    assert table.scan("T1")  # it may be read again
+    assert table.held == "T1"
+
+
+def test_undo_of_a_draw_lets_the_camera_read_the_card_again(
+    store: Store, clock: Clock
+) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    assert table.undo()
+    assert table.state.path == ()
+    assert table.scan("T9")
+
+
+def test_nothing_to_undo(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    assert not table.undo()
+    assert table.notice is not None and table.notice.text == "Nothing to undo."
+
+
+def test_a_refused_correction_changes_nothing(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("SPIDER1")
+    choose(table, clock, TORCH, TORCH, TORCH)
+    table.scan("T9")
+    choose(table, clock, TORCH, TORCH, TORCH)
+    table.scan("T3")
+    # A second spider at position 1 would have ended the round before T3.
+    assert not table.correct(1, "SPIDER2")
+    assert [p.card for p in table.state.path] == ["SPIDER1", "T9", "T3"]
+    assert len(stored(store, table)) == 6
+    assert table.notice is not None and table.notice.level == "warning"
+
+
+def test_correction_options_are_the_sessions(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    assert table.correction_options(0) == table.session.correction_options(0)
+    assert "T9" not in table.correction_options(0)
+    assert table.correction_options(5) == ()
+
+
+def test_entry_options(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    assert table.entry_options() == table.state.deck
+    assert "A2" not in table.entry_options()
+    table.enter_card("T9")
+    assert "T9" not in table.entry_options()  # the deck, while choices are due
+
+
+# --- durability and failures ---------------------------------------------------------
+
+
+def test_a_step_that_cannot_be_saved_is_not_taken(
+    store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+
+    def full(*args: object) -> None:
+        raise OSError("No space left on device")
+
+    monkeypatch.setattr(store, "append", full)
+    table.press(0, CAMP)
+    table.press(1, TORCH)
+    table.press(2, TORCH)
+    clock.now += 2
+    table.tick()
+    assert table.state.phase is Phase.CHOOSE
+    assert table.state.seats[0].banked == 0
+    assert table.notice is not None
+    assert table.notice.level == "error"
+    assert table.notice.text == (
+        "Could not save the game, the step was not taken: No space left on device"
+    )
+    assert table.collector.is_open  # the seats can choose again
+    monkeypatch.undo()
+    choose(table, clock, CAMP, TORCH, TORCH)
+    assert table.state.seats[0].banked == 3
+
+
+def test_a_power_cut_loses_nothing_on_screen(tmp_path: Path, clock: Clock) -> None:
+    path = tmp_path / "games.sqlite"
+    store = Store(path)
+    table = new_table(store, clock)
+    table.scan("T9")
+    choose(table, clock, CAMP, TORCH, TORCH)
+    table.scan("SPIDER2")
+    shown = table.state
+    # No close, no flush: a second connection reads what the first committed.
+    again = Store(path)
+    assert again.unfinished() == table.game
+    resumed = Table.resume(again, table.game, clock=clock)
+    assert resumed.state == shown
+    assert resumed.collector.is_open and resumed.collector.due == {1, 2}
+    again.close()
+    store.close()
+
+
+def test_a_broken_listener_does_not_stop_the_game(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    seen: list[int] = []
+
+    def broken(t: Table) -> None:
+        raise RuntimeError("screen gone")
+
+    table.listen(broken)
+    stop = table.listen(lambda t: seen.append(len(t.state.path)))
+    assert table.scan("T9")
+    assert seen and seen[-1] == 1
+    stop()
+    n = len(seen)
+    table.scan("T1")
+    assert len(seen) == n
+
+
+def test_one_notification_per_reveal_with_a_held_card(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    table.scan("T1")
+    for seat in range(3):
+        table.press(seat, TORCH)
+    paths: list[int] = []
+    table.listen(lambda t: paths.append(len(t.state.path)))
+    clock.now += 2
+    table.tick()
+    assert paths == [2]  # the screen never shows the in-between state
+
+
+def test_notices_are_bounded(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    for i in range(MAX_NOTICES + 5):
+        table.say(f"n{i}")
+    assert len(table.notices) == MAX_NOTICES
+    assert table.notices[-1].text == f"n{MAX_NOTICES + 4}"
+
+
+def test_scanner_status(store: Store, clock: Clock) -> None:
+    table = new_table(store, clock)
+    calls: list[str] = []
+    table.listen(lambda t: calls.append(t.scanner_status))
+    table.set_scanner_status("camera ok")
+    table.set_scanner_status("camera ok")
+    assert calls == ["camera ok"]
+
+
+# --- whole games ------------------------------------------------------------------
+
+
+def play_out(table: Table, clock: Clock, rng: random.Random) -> None:
+    while table.state.phase is not Phase.GAME_OVER:
+        state = table.state
+        if state.phase is Phase.CHOOSE:
+            camp = set(choose_camp(state, rng) if state.deck else state.due)
+            for seat in sorted(table.collector.due):
+                table.press(seat, CAMP if seat in camp else TORCH)
+            clock.now += 2
+            assert table.tick()
+        else:
+            assert table.scan(next_card(state, rng))
+            table.scan(None)  # the card goes from the scan spot onto the path
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_whole_games_replay_from_the_data_file(store: Store, clock: Clock, seed: int) -> None:
+    rng = random.Random(seed)
+    rules = ("incan-gold", "incan-gold-2020", "diamant")[seed % 3]
+    table = new_table(store, clock, seats=3 + seed, rules=rules)
+    play_out(table, clock, rng)
+    replayed = store.session(table.game).state
+    assert engine.to_json(replayed) == engine.to_json(table.state)
+    assert replayed.phase is Phase.GAME_OVER
+    assert not table.collector.is_open
+    assert store.unfinished() is None
