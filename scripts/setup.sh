@@ -20,14 +20,18 @@ for pkg in "${APT_PACKAGES[@]}"; do
     dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
 done
 if [ ${#missing[@]} -gt 0 ]; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    as_root=()
+    if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then
+        as_root=(sudo)
+    fi
+    if command -v apt-get >/dev/null && { [ "$(id -u)" = 0 ] || [ ${#as_root[@]} -gt 0 ]; }; then
         echo "setup: installing Debian packages: ${missing[*]}"
-        apt-get update -qq
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-            "${missing[@]}" >/dev/null
+        "${as_root[@]}" apt-get update -qq
+        "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+            --no-install-recommends "${missing[@]}" >/dev/null
     else
         echo "setup: missing Debian packages: ${missing[*]}" >&2
-        echo "setup: run as root, or: sudo apt-get install ${missing[*]}" >&2
+        echo "setup: run as root, or: apt-get install ${missing[*]}" >&2
     fi
 fi
 
