@@ -1,0 +1,259 @@
+"""Presenters: a state in, exactly the words and numbers the table reads out."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+from helpers import play
+
+from companion.engine import Phase
+from ui.presenters import (
+    ARTIFACT_BG,
+    HAZARD_BG,
+    HIDDEN,
+    TREASURE_BG,
+    card_face,
+    game_over_view,
+    gem_pieces,
+    picker_view,
+    pieces_text,
+    prompt,
+    resume_text,
+    round_end_view,
+    setup_problem,
+    table_view,
+)
+
+
+@pytest.mark.parametrize(
+    ("n", "pieces"),
+    [(0, (0, 0, 0)), (1, (0, 0, 1)), (4, (0, 0, 4)), (5, (0, 1, 0)), (9, (0, 1, 4)),
+     (10, (1, 0, 0)), (13, (1, 0, 3)), (17, (1, 1, 2)), (29, (2, 1, 4))],
+)  # fmt: skip
+def test_fewest_gem_pieces(n: int, pieces: tuple[int, int, int]) -> None:
+    assert gem_pieces(n) == pieces
+    tens, fives, ones = pieces
+    assert 10 * tens + 5 * fives + ones == n
+
+
+def test_pieces_text() -> None:
+    assert pieces_text(13) == "1 × 10, 0 × 5, 3 × 1"  # noqa: RUF001
+
+
+def test_presenters_and_controller_load_no_kivy() -> None:
+    code = (
+        "import sys, ui.presenters, companion.table; "
+        "bad = [m for m in ('kivy', 'cv2', 'gpiozero') if m in sys.modules]; "
+        "assert not bad, bad"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+# --- the table screen ------------------------------------------------------------
+
+
+def test_a_split_with_the_choice_open() -> None:
+    s = play(4, "incan-gold", "T11A").state
+    v = table_view(s, due=s.due, chosen={1})
+    assert v.heading == "Round 1 of 5 · Incan Gold"
+    assert v.event == "11 split 4 ways: 2 each, 3 left on the card."
+    assert v.pieces == "Gems for each: 0 × 10, 0 × 5, 2 × 1"  # noqa: RUF001
+    assert v.prompt == "Torch or camp? Waiting for Ana, Cy and Dee."
+    assert [c.face.title for c in v.path] == ["11"]
+    assert [c.left for c in v.path] == ["3 left"]
+    assert [(x.name, x.status, x.hand, x.banked, x.choice) for x in v.seats] == [
+        ("Ana", "in temple", "2", "0", "choosing…"),
+        ("Bo", "in temple", "2", "0", "chosen"),
+        ("Cy", "in temple", "2", "0", "choosing…"),
+        ("Dee", "in temple", "2", "0", "choosing…"),
+    ]
+    assert v.countdown == ""
+
+
+def test_the_issue_example_split() -> None:
+    v = table_view(play(3, "incan-gold", "T11A").state)
+    assert v.event == "11 split 3 ways: 3 each, 2 left on the card."
+
+
+def test_countdown_is_shown_in_whole_seconds() -> None:
+    s = play(3, "incan-gold", "T11A").state
+    v = table_view(s, due=s.due, chosen={0, 1, 2}, countdown=1.2)
+    assert v.countdown == "2"
+    assert v.prompt == "Everyone has chosen. Reveal in 2…"
+    assert all(seat.chosen for seat in v.seats)
+
+
+def test_leavers_share_the_path_with_pieces() -> None:
+    s = play(3, "incan-gold", "T11A", [0, 1]).state
+    v = table_view(s)
+    assert v.event == "Ana and Bo leave: 1 each from the path."
+    assert v.pieces == "Gems for each: 0 × 10, 0 × 5, 1 × 1"  # noqa: RUF001
+    assert [(x.status, x.hand, x.banked) for x in v.seats] == [
+        ("in camp", "0", "4"),
+        ("in camp", "0", "4"),
+        ("in temple", "3", "0"),
+    ]
+    assert v.prompt == "Turn the next card."
+
+
+def test_a_bust_says_what_to_remove() -> None:
+    s = play(3, "incan-gold", "SPIDER1", [], "T9", [], "SPIDER2").state
+    v = table_view(s)
+    assert v.event == (
+        "Second spiders: everyone in the temple loses their gems; "
+        "put one spiders card out of the game."
+    )
+    assert v.remove == "Take one spiders card (SPIDER2) out of the game."
+    assert v.hazards == "Hazards: spiders, spiders"
+    assert [c.note for c in v.path] == ["", "", "second!"]
+    assert [x.status for x in v.seats] == ["busted"] * 3
+    assert v.pieces == ""
+    assert v.prompt == "Round 1 is over. Turn the first card of round 2."
+
+
+def test_hidden_tents_hide_totals_until_the_end() -> None:
+    s = play(3, "incan-gold", "T11A", [0]).state
+    v = table_view(s, hidden_tents=True)
+    assert [x.banked for x in v.seats] == [HIDDEN, HIDDEN, HIDDEN]
+    assert [x.hand for x in v.seats] == ["0", "3", "3"]
+    assert table_view(s).seats[0].banked == "5"
+
+
+def test_an_artifact_taken_by_a_lone_leaver() -> None:
+    s = play(3, "incan-gold", "A1", [0]).state
+    v = table_view(s)
+    assert v.path[0].face.title == "Artifact"
+    assert v.path[0].note == "Ana took it"
+    assert v.path[0].faded
+    assert v.seats[0].artifacts == "5"
+    assert v.event == "Ana leaves: 0 from the path, and takes the artifact worth 5."
+
+
+def test_status_line_joins_camera_held_card_and_notice() -> None:
+    s = play(3, "incan-gold", "T11A").state
+    v = table_view(
+        s, scanner="camera ok", held="T5A", notice="Not a card: IG:T12", notice_level="warning"
+    )
+    assert v.status == "camera ok · Waiting for the reveal: treasure 5 · Not a card: IG:T12"
+    assert v.status_level == "warning"
+
+
+def test_first_card_prompt_names_the_start_seat() -> None:
+    s = play(3, "incan-gold").state
+    assert prompt(s) == "Ana turns the first card."
+    s = play(3, "incan-gold", "SPIDER1", [], "SPIDER2", "T1").state
+    assert s.round == 2
+    assert table_view(s).heading == "Round 2 of 5 · Incan Gold"
+
+
+def test_card_faces() -> None:
+    assert card_face("T17").title == "17" and card_face("T17").background == TREASURE_BG
+    assert card_face("ROCKS2").title == "Rockslide" and card_face("ROCKS2").background == HAZARD_BG
+    assert card_face("A4").subtitle == "no. 4" and card_face("A4").background == ARTIFACT_BG
+
+
+# --- picker ---------------------------------------------------------------------------
+
+
+def test_picker_offers_one_face_per_look() -> None:
+    session = play(3, "incan-gold", "T11A")
+    options = session.correction_options(0)
+    assert "T11B" in options and "T5A" in options and "T5B" in options
+    v = picker_view(session.state, options, pos=0)
+    assert v.title == "Card 1 is really… (now: treasure 11)"
+    ids = [f.card for f in v.faces]
+    assert "T5A" in ids and "T5B" not in ids  # the two fives look the same
+    assert "T11B" in ids  # the other 11 is the only 11 left
+    assert v.empty == ""
+
+
+def test_picker_for_a_card_by_hand() -> None:
+    s = play(3, "diamant").state
+    v = picker_view(s, s.possible_draws())
+    assert v.title == "Which card was turned?"
+    assert [f.title for f in v.faces][:3] == ["1", "2", "3"]
+    assert len(v.faces) == 12 + 5  # 15 treasures with two pairs of twins; 5 hazard kinds
+    assert picker_view(s, ()).empty == "No other card is possible here."
+
+
+# --- round end and game end ------------------------------------------------------------
+
+
+def test_round_end_after_everyone_left() -> None:
+    s = play(3, "incan-gold", "T11A", [0], "A1", [1], "T4", [2]).state
+    assert s.phase is Phase.ROUND_OVER
+    v = round_end_view(s)
+    assert v.heading == "Round 1 is over"
+    assert v.how == "Everyone has left the temple."
+    assert [(x.name, x.result, x.banked) for x in v.seats] == [
+        ("Ana", "kept 5 gems", "5"),
+        ("Bo", "kept 3 gems and the artifact worth 5", "3"),
+        ("Cy", "kept 7 gems", "7"),
+    ]
+    assert v.remove == ""
+    assert v.next_artifact == "Shuffle artifact 2 (A2) into the deck for round 2."
+
+
+def test_round_end_after_a_bust_with_a_lost_artifact() -> None:
+    s = play(3, "incan-gold", "T9", [0], "A1", [], "FIRE1", [], "FIRE2").state
+    v = round_end_view(s, hidden_tents=True)
+    assert [(x.result, x.banked) for x in v.seats] == [
+        ("kept 3 gems", HIDDEN),
+        ("busted, lost 3", HIDDEN),
+        ("busted, lost 3", HIDDEN),
+    ]
+    assert v.remove == "Take one fire card (FIRE2) out of the game."
+    assert v.lost == "Left on the path and gone for good: artifact 1."
+
+
+def test_diamant_has_no_artifact_to_shuffle_in() -> None:
+    s = play(3, "diamant", "T9", [0, 1, 2]).state
+    assert round_end_view(s).next_artifact == ""
+
+
+def test_game_over_with_an_artifact_tie_break() -> None:
+    steps: list[str | list[int]] = [
+        "A1", [0], "T11A", [1, 2],  # Ana carries A1 out (5); Bo and Cy 5 each, 1 stays
+        *(["T3", [0, 1, 2]] * 4),  # then 1 each in every round
+    ]  # fmt: skip
+    s = play(3, "incan-gold", *steps).state
+    assert s.phase is Phase.GAME_OVER
+    v = game_over_view(s)
+    assert v.heading == "Game over"
+    assert [(x.name, x.banked, x.artifacts, x.score, x.winner) for x in v.seats] == [
+        ("Ana", "4", "5", "9", True),
+        ("Bo", "9", "", "9", False),
+        ("Cy", "9", "", "9", False),
+    ]
+    assert v.winners == "Winner: Ana"
+    assert v.tie_break == "Tied on 9; more artifacts decide."
+    assert v.chart.series == ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9), (5, 6, 7, 8, 9))
+    assert v.chart.top == 10
+    assert v.chart.labels == ("Ana", "Bo", "Cy")
+
+
+def test_shared_win_text() -> None:
+    steps: list[str | list[int]] = ["T3", [0, 1, 2]] * 5
+    s = play(3, "diamant", *steps).state
+    v = game_over_view(s)
+    assert v.winners == "Winners: Ana, Bo and Cy"
+    assert v.tie_break == "Tied on 5 and on artifacts: a shared win."
+    assert v.chart.series == ((1, 2, 3, 4, 5),) * 3
+    assert v.chart.top == 10
+
+
+# --- set-up ---------------------------------------------------------------------------
+
+
+def test_setup_problems() -> None:
+    assert setup_problem(["Ana", "Bo"]) == "A game has 3 to 8 seats."
+    assert setup_problem(["Ana", " ", "Cy"]) == "Seat 2 has no name."
+    assert setup_problem(["Ana", "Bo", "Ana"]) == "Two seats are called Ana."
+    assert setup_problem(["Ana", "Bo", "Cy"]) == ""
+
+
+def test_resume_text() -> None:
+    s = play(3, "incan-gold", "T1", [0, 1, 2], "T2").state
+    assert resume_text(s) == "Resume: round 2, Ana, Bo, Cy"
