@@ -1,0 +1,87 @@
+"""Engine figures: replay of a full game, many random games, CLI start-up.
+
+    python bench/engine.py [--games 10000]
+
+Prints one line per figure. The baseline for the CLI start-up is a bare
+`python -c pass` in the same run, so the ratio is what our code adds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from companion.events import to_line
+from companion.session import Session
+from companion.simulate import random_events
+
+
+def full_game_log(seed: int) -> list[str]:
+    lines: list[str] = []
+    for event, _session in random_events(random.Random(seed), seats=5, rules="incan-gold"):
+        lines.append(to_line(event))
+    return lines
+
+
+def time_replay(lines: list[str], repeat: int = 200) -> float:
+    from companion.events import from_line
+
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        Session.replay(from_line(line) for line in lines)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def time_command(args: list[str], repeat: int = 15) -> float:
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        subprocess.run(args, check=True, capture_output=True)
+        times.append(time.perf_counter() - t)
+    return statistics.median(times)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--games", type=int, default=10_000)
+    opts = parser.parse_args()
+
+    lines = full_game_log(7)
+    per_game = time_replay(lines)
+    print(f"replay of a full 5-round game ({len(lines)} events): {per_game * 1000:.2f} ms")
+
+    t = time.perf_counter()
+    events = 0
+    for seed in range(opts.games):
+        session = None
+        for _event, session in random_events(random.Random(seed), mistakes=0.02):
+            events += 1
+        assert session is not None
+        Session.replay(session.log)
+    took = time.perf_counter() - t
+    print(
+        f"{opts.games} random games played and replayed ({events} events): {took:.1f} s"
+        f" ({took / opts.games * 1000:.2f} ms a game)"
+    )
+
+    with tempfile.TemporaryDirectory() as folder:
+        log = Path(folder) / "game.jsonl"
+        log.write_text("\n".join(lines) + "\n")
+        bare = time_command([sys.executable, "-c", "pass"])
+        replay = time_command([sys.executable, "-m", "companion", "replay", str(log), "--json"])
+    print(
+        f"CLI start-up, `replay --json` of that game: {replay * 1000:.0f} ms"
+        f" (bare python: {bare * 1000:.0f} ms, ratio {replay / bare:.1f}x)"
+    )
+
+
+if __name__ == "__main__":
+    main()
