@@ -20,8 +20,9 @@ Rules it keeps:
   choose phase, also after an undo or a correction.
 - A card scanned while choices are due is *held*: it is applied right after
   the reveal (the table turned the next card a bit early). A card that cannot
-  come now gives a notice and changes nothing. The same card reported again
-  is ignored (the camera still sees the card it just read).
+  come now gives a notice and changes nothing. The card just drawn (or held)
+  reported again is ignored: it is still lying on the scan spot. Repeats are
+  rare anyway, because the tracker reports each placement once.
 - Nothing raises to the caller: every refusal or adapter failure becomes a
   :class:`Notice` for the status line, and is logged.
 
@@ -104,7 +105,6 @@ class Table:
         self._listeners: list[Listener] = []
         self._notices: list[Notice] = []
         self._held: str | None = None
-        self._last_seen: str | None = None
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._quiet = 0  # >0 while a change is in progress: one notification at the end
         self.scanner_status: str = ""
@@ -229,24 +229,24 @@ class Table:
 
     # --- cards -------------------------------------------------------------------
 
-    def scan(self, card_id: str | None) -> bool:
-        """A card the scanner read (None: the scan spot is empty again).
+    def scan(self, card_id: str) -> bool:
+        """A card the scanner reported (the tracker reports each placement once).
 
-        True if the card was drawn or held. The card read last is ignored
-        until the spot was seen empty or another card was read, because the
-        camera keeps seeing the card it has just reported.
+        True if the card was drawn or held. The card just drawn, or the card
+        waiting for the reveal, reported again is ignored without a word: it
+        is still lying on the scan spot. Any other card that cannot come now
+        gets a notice with the reason.
         """
-        if card_id is None:
-            self._last_seen = None
-            return False
         try:
             cid = card(card_id).id
         except UnknownCard:
             self.say(_("Not a card: {text}").format(text=card_id), "warning")
             return False
-        if cid == self._last_seen or cid == self._held:
+        state = self.state
+        if cid == self._held:
             return False
-        self._last_seen = cid
+        if state.phase in (Phase.DRAW, Phase.CHOOSE) and state.path and state.path[-1].card == cid:
+            return False
         return self._take(cid)
 
     def enter_card(self, card_id: str) -> bool:
@@ -256,7 +256,6 @@ class Table:
         except UnknownCard:
             self.say(_("Not a card: {text}").format(text=card_id), "warning")
             return False
-        self._last_seen = cid
         return self._take(cid)
 
     def _take(self, cid: str) -> bool:
@@ -328,7 +327,6 @@ class Table:
                             card=card_name(held)
                         )
                     )
-                    self._last_seen = None
         finally:
             self._quiet -= 1
 
@@ -338,19 +336,12 @@ class Table:
         """Take back the latest step (a held card is dropped first)."""
         if self._held is not None:
             held, self._held = self._held, None
-            self._last_seen = None
             self.say(_("{card} is no longer waiting.").format(card=card_name(held).capitalize()))
             return True
         if not self.session.can_undo:
             self.say(_("Nothing to undo."))
             return False
-        undone = self.session.effective[-1]
-        if self._accept(Undo()):
-            # The camera may report the card again if it is still lying there.
-            if isinstance(undone, Draw) and undone.card == self._last_seen:
-                self._last_seen = None
-            return True
-        return False
+        return self._accept(Undo())
 
     def correct(self, pos: int, card_id: str) -> bool:
         """The card at path position ``pos`` is really ``card_id``."""

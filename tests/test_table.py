@@ -80,18 +80,29 @@ def test_the_same_card_seen_again_is_ignored(store: Store, clock: Clock) -> None
     assert len(stored(store, table)) == 3
 
 
-def test_a_card_back_after_an_empty_spot_is_refused_with_a_reason(
+def test_an_earlier_card_of_the_path_is_refused_with_a_reason(
     store: Store, clock: Clock
 ) -> None:
     table = new_table(store, clock)
     table.scan("T11A")
     choose(table, clock, TORCH, TORCH, TORCH)
-    table.scan(None)
+    table.scan("T3")
+    choose(table, clock, TORCH, TORCH, TORCH)
     assert not table.scan("T11A")
     assert table.notice is not None
     assert table.notice.text == "Treasure 11 (T11A) is already on the path."
     assert table.notice.level == "warning"
-    assert len(stored(store, table)) == 3
+    assert len(stored(store, table)) == 5
+
+
+def test_the_last_card_of_a_round_may_open_the_next(store: Store, clock: Clock) -> None:
+    # The tracker reports a card again only after it left the spot: a new placement.
+    table = new_table(store, clock)
+    table.scan("T11A")
+    choose(table, clock, CAMP, CAMP, CAMP)
+    assert table.state.phase is Phase.ROUND_OVER
+    assert table.scan("T11A")
+    assert table.state.round == 2 and [p.card for p in table.state.path] == ["T11A"]
 
 
 def test_unknown_text_is_not_a_card(store: Store, clock: Clock) -> None:
@@ -145,8 +156,7 @@ def test_a_held_card_is_dropped_when_everyone_leaves(store: Store, clock: Clock)
 def test_a_held_card_must_be_in_the_deck(store: Store, clock: Clock) -> None:
     table = new_table(store, clock)
     table.scan("T11A")
-    table.scan(None)
-    assert not table.scan("T11A")
+    assert not table.enter_card("T11A")
     assert table.held is None
 
 
@@ -391,7 +401,6 @@ def play_out(table: Table, clock: Clock, rng: random.Random) -> None:
             assert table.tick()
         else:
             assert table.scan(next_card(state, rng))
-            table.scan(None)  # the card goes from the scan spot onto the path
 
 
 @pytest.mark.parametrize("seed", range(6))
