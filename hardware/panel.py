@@ -4,6 +4,11 @@ Buttons are wired from the GPIO to GND and use the Pi's internal pull-up
 (active low); LEDs go through a 330 ohm resistor to GND (deploy/WIRING.md).
 The pin map is a parameter (``Config.pins``); this module reads no files.
 
+Each button is a gpiozero ``DigitalInputDevice`` with ``pull_up=True``: that
+is gpiozero's ``Button`` without its hold-time feature, which we do not use and
+which costs one polling thread per button (16 threads waking 10 times a
+second) and makes closing the panel take up to a second per button held down.
+
 Presses are debounced here (:mod:`hardware.debounce`), not by gpiozero's
 ``bounce_time``. Accepted presses are reported as ``on_press(seat, choice)``
 **on gpiozero's callback thread**; the panel does nothing else with them, so
@@ -22,7 +27,7 @@ import time
 from collections.abc import Callable, Collection, Mapping, Sequence
 from typing import Any, Protocol
 
-from gpiozero import LED, Button  # type: ignore[import-untyped]
+from gpiozero import LED, DigitalInputDevice  # type: ignore[import-untyped]
 
 from companion.choices import Choice
 from hardware.debounce import DEFAULT_WINDOW, Debouncer
@@ -86,9 +91,11 @@ class SeatPanel:
         try:
             for seat, p in enumerate(self.pins):
                 for choice, gpio in ((Choice.TORCH, p.torch), (Choice.CAMP, p.camp)):
-                    button = Button(gpio, pull_up=True, bounce_time=None, pin_factory=pin_factory)
-                    button.when_pressed = self._handler(seat, choice, True)
-                    button.when_released = self._handler(seat, choice, False)
+                    button = DigitalInputDevice(
+                        gpio, pull_up=True, bounce_time=None, pin_factory=pin_factory
+                    )
+                    button.when_activated = self._handler(seat, choice, True)
+                    button.when_deactivated = self._handler(seat, choice, False)
                     self._buttons[seat, choice] = button
                 self._leds.append(LED(p.led, pin_factory=pin_factory))
         except BaseException:
@@ -138,7 +145,7 @@ class SeatPanel:
 
     def held(self) -> list[tuple[int, Choice]]:
         """Buttons down right now, e.g. a stuck button or one wired straight to GND."""
-        return [key for key, button in self._buttons.items() if button.is_pressed]
+        return [key for key, button in self._buttons.items() if button.is_active]
 
     def close(self) -> None:
         """Switch the LEDs off and release every pin (safe to call twice)."""

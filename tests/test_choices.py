@@ -1,0 +1,262 @@
+"""The secret choice collection, with a fake clock (no gpiozero, no real time)."""
+
+from __future__ import annotations
+
+import doctest
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+import companion.choices
+from companion.choices import Choice, ChoiceCollector
+
+T, C = Choice.TORCH, Choice.CAMP
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Table:
+    """A collector wired to lists, as the controller would wire it."""
+
+    def __init__(self, countdown: float = 2.0) -> None:
+        self.clock = FakeClock()
+        self.reveals: list[tuple[int, ...]] = []
+        self.changes = 0
+        self.c = ChoiceCollector(
+            self.reveals.append, countdown=countdown, clock=self.clock, on_change=self.changed
+        )
+
+    def changed(self) -> None:
+        self.changes += 1
+
+    def wait(self, seconds: float) -> bool:
+        self.clock.advance(seconds)
+        return self.c.tick()
+
+
+def test_doctests() -> None:
+    assert doctest.testmod(companion.choices).failed == 0
+
+
+def test_a_press_is_recorded_secretly_and_lights_the_seat() -> None:
+    t = Table()
+    t.c.open([0, 1, 2])
+    assert t.c.press(1, C)
+    assert t.c.chosen == {1}
+    assert t.c.leds() == {1}
+    assert t.c.waiting_for == {0, 2}
+    assert t.c.countdown_left is None  # not everyone has chosen
+    # Nothing public says what seat 1 chose: torch and camp look the same.
+    u = Table()
+    u.c.open([0, 1, 2])
+    u.c.press(1, T)
+    assert (u.c.chosen, u.c.leds(), u.c.countdown_left) == (t.c.chosen, t.c.leds(), None)
+
+
+def test_everyone_chosen_starts_the_countdown_and_reveals_once() -> None:
+    t = Table()
+    t.c.open([0, 1, 2, 3])
+    for seat, choice in [(0, T), (1, C), (2, T)]:
+        t.c.press(seat, choice)
+        t.wait(5.0)
+    assert t.reveals == []  # seat 3 has not chosen, however long we wait
+    t.c.press(3, C)
+    assert t.c.countdown_left == 2.0
+    assert not t.wait(1.5)
+    assert t.c.countdown_left == pytest.approx(0.5)
+    assert not t.wait(0.49)
+    assert t.wait(0.0101)
+    assert t.reveals == [(1, 3)]
+    assert not t.c.is_open and t.c.chosen == frozenset() and t.c.leds() == frozenset()
+    assert t.c.countdown_left is None
+    assert not t.wait(10.0)
+    assert t.reveals == [(1, 3)]  # exactly once
+
+
+def test_a_change_of_mind_replaces_the_choice() -> None:
+    t = Table()
+    t.c.open([0, 1, 2])
+    t.c.press(0, C)
+    t.c.press(0, T)  # before everyone has chosen
+    t.c.press(1, T)
+    t.c.press(2, C)
+    t.wait(2.0)
+    assert t.reveals == [(2,)]
+
+
+def test_a_change_during_the_countdown_restarts_it() -> None:
+    t = Table()
+    t.c.open([0, 1, 2])
+    t.c.press(0, T)
+    t.c.press(1, T)
+    t.c.press(2, T)
+    t.wait(1.9)
+    assert t.c.press(1, C)
+    assert t.c.countdown_left == 2.0
+    assert not t.wait(1.9)
+    assert t.wait(0.1001)
+    assert t.reveals == [(1,)]
+
+
+def test_pressing_the_same_choice_again_does_not_restart_the_countdown() -> None:
+    t = Table()
+    t.c.open([0, 1, 2])
+    for seat in range(3):
+        t.c.press(seat, T)
+    t.wait(1.5)
+    changes = t.changes
+    assert t.c.press(2, T)  # accepted, but nothing changes (a repeating key, a double tap)
+    assert t.c.countdown_left == pytest.approx(0.5)
+    assert t.changes == changes
+    assert t.wait(0.5)
+    assert t.reveals == [()]
+
+
+def test_seats_not_in_the_temple_are_ignored() -> None:
+    t = Table()
+    t.c.open([0, 2, 3])  # seat 1 is in camp
+    assert not t.c.press(1, C)
+    assert not t.c.press(7, T)  # no such seat in this game
+    assert t.c.chosen == frozenset() and 1 not in t.c.leds()
+    for seat in (0, 2, 3):
+        t.c.press(seat, T)
+    assert not t.c.press(1, C)
+    assert t.c.countdown_left == 2.0
+    t.wait(2.0)
+    assert t.reveals == [()]
+
+
+def test_presses_when_no_choice_is_due_have_no_effect() -> None:
+    t = Table()
+    assert not t.c.is_open
+    assert not t.c.press(0, T)
+    t.c.open([0, 1, 2])
+    t.c.close()  # e.g. an undo took the game back to a draw
+    assert not t.c.press(0, T)
+    assert t.c.chosen == frozenset() and t.c.leds() == frozenset()
+    assert not t.wait(60)
+    assert t.reveals == []
+
+
+def test_close_during_the_countdown_cancels_the_reveal() -> None:
+    t = Table()
+    t.c.open([0, 1, 2])
+    for seat in range(3):
+        t.c.press(seat, C)
+    t.c.close()
+    assert t.c.countdown_left is None
+    assert not t.wait(5)
+    assert t.reveals == []
+
+
+def test_open_clears_the_previous_turn() -> None:
+    t = Table()
+    t.c.open([0, 1, 2])
+    t.c.press(0, C)
+    t.c.open([0, 1, 2])
+    assert t.c.chosen == frozenset()
+    assert t.c.is_open
+
+
+def test_open_with_nobody_due_is_closed() -> None:
+    t = Table()
+    t.c.open([])
+    assert not t.c.is_open
+    assert not t.c.press(0, T)
+
+
+def test_on_reveal_may_open_the_next_turn() -> None:
+    clock = FakeClock()
+    seen: list[tuple[int, ...]] = []
+
+    def on_reveal(camp: tuple[int, ...]) -> None:
+        seen.append(camp)
+        c.open([s for s in range(3) if s not in camp])  # the controller reopening
+
+    c = ChoiceCollector(on_reveal, clock=clock)
+    c.open([0, 1, 2])
+    c.press(0, C)
+    c.press(1, T)
+    c.press(2, T)
+    clock.advance(2)
+    assert c.tick()
+    assert seen == [(0,)]
+    assert c.is_open and c.due == {1, 2} and c.chosen == frozenset()
+
+
+def test_a_zero_countdown_reveals_on_the_last_press() -> None:
+    t = Table(countdown=0)
+    t.c.open([0, 1, 2])
+    t.c.press(0, T)
+    t.c.press(1, T)
+    assert t.reveals == []
+    t.c.press(2, C)
+    assert t.reveals == [(2,)]
+
+
+def test_on_change_fires_for_what_the_table_sees() -> None:
+    t = Table()
+    t.c.open([0, 1, 2])
+    n = t.changes
+    t.c.press(0, T)
+    assert t.changes == n + 1
+    t.c.press(5, T)  # ignored
+    assert t.changes == n + 1
+    t.wait(0.5)  # a tick without a reveal changes nothing
+    assert t.changes == n + 1
+
+
+def test_bad_arguments() -> None:
+    with pytest.raises(ValueError):
+        ChoiceCollector(print, countdown=-1)
+    with pytest.raises(ValueError):
+        ChoiceCollector(print).open([-1, 0])
+
+
+actions = st.lists(
+    st.one_of(
+        st.tuples(st.integers(0, 7), st.sampled_from(Choice), st.floats(0, 1.0)),
+        st.just("expire"),
+    ),
+    max_size=300,
+)
+
+
+@given(seats=st.integers(3, 8), data=st.data(), script=actions)
+def test_random_presses_keep_the_last_press_of_each_due_seat(
+    seats: int, data: st.DataObject, script: list[object]
+) -> None:
+    due = data.draw(st.sets(st.integers(0, seats - 1), min_size=1), label="due")
+    t = Table()
+    t.c.open(due)
+    last: dict[int, Choice] = {}
+    for action in script:
+        if action == "expire":
+            revealed = t.wait(t.c.countdown + 0.001)
+            if set(last) == due:
+                assert revealed
+                assert t.reveals[-1] == tuple(sorted(s for s, c in last.items() if c is C))
+                t.c.open(due)
+                last = {}
+            else:
+                assert not revealed
+            continue
+        assert isinstance(action, tuple)
+        seat, choice, gap = action
+        assert t.c.press(seat, choice) == (seat in due)
+        if seat in due:
+            last[seat] = choice
+        assert t.c.chosen == set(last) == t.c.leds()
+        assert t.c._choices == last  # white-box: the secret state is exactly the last presses
+        assert (t.c.countdown_left is not None) == (set(last) == due)
+        t.clock.advance(gap)
