@@ -1,0 +1,97 @@
+"""``incan-companion scan`` and ``incan-companion stickers`` (CONTRACTS.md §5).
+
+Imported by ``companion.cli`` at every start-up, so this module imports
+nothing heavy at module level: OpenCV, numpy, zxing-cpp, pyzbar and
+reportlab are imported inside the command that needs them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add the ``scan`` and ``stickers`` subcommands to the CLI."""
+    p = sub.add_parser("scan", help="read card stickers in image files")
+    p.add_argument("images", metavar="IMAGE", nargs="+", help="image files (PNG, JPEG, ...)")
+    p.add_argument("--json", action="store_true",
+                   help='one object a line: {"file": ..., "card": "T11A" or null, "ms": ...}')
+    p.set_defaults(func=cmd_scan)
+
+    p = sub.add_parser("stickers", help="a printable PDF of every card's sticker")
+    p.add_argument("--out", required=True, metavar="FILE.pdf", help="the PDF to write")
+    p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (a4)")
+    p.add_argument("--size", type=_size_mm, default=None, metavar="MM",
+                   help="side of the printed QR symbol in millimetres (default 24)")
+    p.set_defaults(func=cmd_stickers)
+
+
+def _size_mm(text: str) -> float:
+    from vision.stickers import MAX_SIZE_MM, MIN_SIZE_MM
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a size in millimetres") from None
+    if not MIN_SIZE_MM <= value <= MAX_SIZE_MM:
+        raise argparse.ArgumentTypeError(
+            f"sticker size must be between {MIN_SIZE_MM:g} and {MAX_SIZE_MM:g} mm"
+        )
+    return value
+
+
+def cmd_scan(args: argparse.Namespace) -> int:
+    """Decode every image; bad or missing files are bad input (exit 2, nothing printed)."""
+    from companion.cli import BadInput
+
+    from vision.decode import Decoder
+    from vision.sources import load_image
+
+    images = []
+    for name in args.images:
+        try:
+            images.append((name, load_image(Path(name))))
+        except OSError as e:
+            raise BadInput(str(e)) from None
+    decoder = Decoder(skip_unchanged=False)  # every file is a new picture
+    for name, image in images:
+        reads = decoder.decode(image)
+        card = reads.cards[0] if reads.cards else None
+        if args.json:
+            print(json.dumps({"file": name, "card": card, "ms": round(reads.ms, 3),
+                              "cards": list(reads.cards), "foreign": list(reads.foreign)},
+                             ensure_ascii=False), flush=True)
+        else:
+            print(_describe(name, reads.cards, reads.foreign, reads.ms), flush=True)
+    return 0
+
+
+def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: float) -> str:
+    from companion.describe import card_name
+    from companion.i18n import _
+
+    if cards:
+        said = ", ".join(f"{c} ({card_name(c)})" for c in cards)
+    else:
+        said = _("no card")
+    if foreign:
+        said += " · " + _("not a card: {codes}").format(codes=", ".join(map(repr, foreign)))
+    return f"{name}: {said} [{ms:.1f} ms]"
+
+
+def cmd_stickers(args: argparse.Namespace) -> int:
+    """Write the sticker sheet PDF."""
+    from companion.cli import BadInput
+
+    from vision.stickers import DEFAULT_SIZE_MM, write_pdf
+
+    out = Path(args.out)
+    try:
+        pages = write_pdf(out, paper=args.paper,
+                          size_mm=args.size if args.size is not None else DEFAULT_SIZE_MM)
+    except OSError as e:
+        raise BadInput(f"{out}: {e.strerror or e}") from None
+    print(f"{out}: {pages} page(s)")
+    return 0

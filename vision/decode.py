@@ -1,0 +1,290 @@
+"""Frame -> the QR payloads in it, with where they are.
+
+The cascade, and why each step is there (figures from ``bench/vision.py``):
+
+1. **zxing-cpp on the grey frame, QR only.**  The primary decoder: fast, and
+   it reads every sticker in view.  Converting to grey with OpenCV first is
+   cheaper than letting zxing-cpp convert BGR itself.
+2. Only when step 1 found no card: **find sticker-like regions** (the densest
+   patch of edges in a half-size frame: a QR's modules make more edges than
+   card art, a hand or wood grain) and decode a 2x-enlarged crop of each with
+   zxing-cpp, then the same crop sharpened (unsharp mask).  A version 1
+   sticker seen at 3 px per module is at the limit of zxing's detector;
+   doubling it turns most blurred, small, dark or low-contrast failures into
+   reads, and a crop costs a fraction of a full 2x frame.
+3. Then **pyzbar (QR only) on the crop**: it reads some glare and slant
+   frames zxing-cpp misses.  It is about 10x slower, so it runs only here.
+
+Only payloads that ``companion.cards.card_from_payload`` accepts become
+cards; everything else is kept as a foreign read so the tracker can say
+"not a card".  No step has ever produced a wrong payload in the benchmark
+(QR's Reed-Solomon check at level H guards that), and nothing here guesses.
+
+Skipping work: if the last frame decoded held no code and no sticker-like
+region, and the new frame looks the same (a 80x60 thumbnail within a few grey
+levels), the answer cannot have changed, so decoding is skipped.  A frame
+with a candidate region that failed to decode is always tried again: the
+next frame's noise or focus may make it readable.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+import zxingcpp  # type: ignore[import-untyped]
+
+from companion.cards import NotACard, card_from_payload
+
+Gray = npt.NDArray[np.uint8]
+Point = tuple[float, float]
+
+#: Box-filtered edge strength (0..255 scale) below which a frame holds no
+#: sticker-like region at all.  The empty benchmark table peaks at 9-15; the
+#: darkest, flattest card frames at 26 and more.
+EMPTY_EDGE_DENSITY = 20.0
+#: Largest thumbnail difference (grey levels, 8x8 block means) still "the same frame".
+UNCHANGED_LEVELS = 6
+_ROI_HALF = 90  # half side of a crop around a candidate, in frame pixels
+
+
+@dataclass(frozen=True)
+class Read:
+    """One QR code read in a frame.
+
+    ``card`` is the card id when ``text`` is a sticker payload
+    (CONTRACTS.md §2), else None: a foreign code.  ``corners`` are the
+    symbol's four corners in frame pixels; ``decoder`` names the cascade step
+    that read it (for the benchmark and for debugging).
+    """
+
+    text: str
+    card: str | None
+    corners: tuple[Point, Point, Point, Point]
+    decoder: str
+
+    @property
+    def center(self) -> Point:
+        xs = [p[0] for p in self.corners]
+        ys = [p[1] for p in self.corners]
+        return (sum(xs) / 4.0, sum(ys) / 4.0)
+
+    @property
+    def size(self) -> float:
+        """Longest side of the symbol in pixels."""
+        c = self.corners
+        return max(
+            float(np.hypot(c[i][0] - c[(i + 1) % 4][0], c[i][1] - c[(i + 1) % 4][1]))
+            for i in range(4)
+        )
+
+
+@dataclass(frozen=True)
+class FrameReads:
+    """Everything read in one frame.
+
+    ``skipped`` is True when the frame was judged unchanged and empty and was
+    not decoded at all; ``ms`` is the time spent on this frame.
+    """
+
+    reads: tuple[Read, ...] = ()
+    ms: float = 0.0
+    skipped: bool = False
+    candidates: tuple[Point, ...] = field(default=(), repr=False)
+
+    @property
+    def cards(self) -> tuple[str, ...]:
+        """Distinct card ids read, in reading order."""
+        return tuple(dict.fromkeys(r.card for r in self.reads if r.card is not None))
+
+    @property
+    def foreign(self) -> tuple[str, ...]:
+        """Distinct payloads read that are not cards."""
+        return tuple(dict.fromkeys(r.text for r in self.reads if r.card is None))
+
+
+def card_of(text: str) -> str | None:
+    """The card id a payload names, or None for anything that is not a sticker."""
+    try:
+        return card_from_payload(text).id
+    except NotACard:
+        return None
+
+
+def to_gray(frame: npt.NDArray[Any]) -> Gray:
+    """A grey uint8 image of a grey, BGR or BGRA frame."""
+    if frame.ndim == 2:
+        return np.ascontiguousarray(frame, dtype=np.uint8)
+    if frame.shape[2] == 4:
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGRA2GRAY), np.uint8)
+    return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
+
+
+def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
+    out = []
+    for b in zxingcpp.read_barcodes(img, formats=zxingcpp.BarcodeFormat.QRCode):
+        if not b.valid:
+            continue
+        p = b.position
+        corners = (
+            (float(p.top_left.x), float(p.top_left.y)),
+            (float(p.top_right.x), float(p.top_right.y)),
+            (float(p.bottom_right.x), float(p.bottom_right.y)),
+            (float(p.bottom_left.x), float(p.bottom_left.y)),
+        )
+        out.append((str(b.text), corners))
+    return out
+
+
+def _pyzbar(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
+    from pyzbar import pyzbar  # type: ignore[import-untyped]
+
+    out = []
+    for r in pyzbar.decode(img, symbols=[pyzbar.ZBarSymbol.QRCODE]):
+        try:
+            text = r.data.decode("utf-8")
+        except UnicodeDecodeError:
+            text = r.data.decode("latin-1")
+        pts = [(float(p.x), float(p.y)) for p in r.polygon][:4]
+        if len(pts) < 4:
+            x, y, w, h = r.rect
+            pts = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
+        out.append((text, (pts[0], pts[1], pts[2], pts[3])))
+    return out
+
+
+def _unsharp(img: Gray, sigma: float = 2.0, amount: float = 1.5) -> Gray:
+    blurred = cv2.GaussianBlur(img, (0, 0), sigma)
+    return np.asarray(cv2.addWeighted(img, 1 + amount, blurred, -amount, 0), np.uint8)
+
+
+def candidates(gray: Gray, k: int = 2) -> tuple[list[Point], float]:
+    """Centres of up to ``k`` sticker-like regions, and the strongest edge density.
+
+    Works on a half-size frame: Sobel edge strength averaged over a window
+    about the size of a sticker; the peaks are where modules are densest.
+    Regions below :data:`EMPTY_EDGE_DENSITY` are not returned.
+    """
+    h, w = gray.shape
+    half = cv2.resize(gray, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+    gx = cv2.convertScaleAbs(cv2.Sobel(half, cv2.CV_16S, 1, 0), alpha=0.5)
+    gy = cv2.convertScaleAbs(cv2.Sobel(half, cv2.CV_16S, 0, 1), alpha=0.5)
+    density = cv2.boxFilter(cv2.add(gx, gy), cv2.CV_32F, (21, 21))
+    out: list[Point] = []
+    strongest = 0.0
+    for i in range(k):
+        _, peak, _, loc = cv2.minMaxLoc(density)
+        if i == 0:
+            strongest = float(peak)
+        if peak < EMPTY_EDGE_DENSITY:
+            break
+        out.append((loc[0] * 2.0, loc[1] * 2.0))
+        cv2.circle(density, loc, 35, 0.0, -1)
+    return out, strongest
+
+
+class Decoder:
+    """Reads QR payloads in frames (the cascade in the module docstring).
+
+    >>> from vision.render import Scene, render
+    >>> Decoder().decode(render(Scene(card="T11A"))).cards
+    ('T11A',)
+
+    ``fallback=False`` gives zxing-cpp alone; ``use_pyzbar=False`` drops the
+    pyzbar step; ``skip_unchanged=False`` decodes every frame.  Not
+    thread-safe: one decoder per thread (it remembers the last frame).
+    """
+
+    def __init__(
+        self, *, fallback: bool = True, use_pyzbar: bool = True, skip_unchanged: bool = True
+    ) -> None:
+        self.fallback = fallback
+        self.use_pyzbar = use_pyzbar
+        self.skip_unchanged = skip_unchanged
+        self._empty_thumb: Gray | None = None
+
+    def reset(self) -> None:
+        """Forget the last frame (e.g. after the camera was reopened)."""
+        self._empty_thumb = None
+
+    def decode(self, frame: npt.NDArray[Any]) -> FrameReads:
+        """All codes read in ``frame`` (grey, BGR or BGRA uint8)."""
+        t0 = time.perf_counter()
+        gray = to_gray(frame)
+        thumb: Gray | None = None
+        if self.skip_unchanged:
+            h, w = gray.shape
+            thumb = np.asarray(
+                cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA),
+                np.uint8,
+            )
+            last = self._empty_thumb
+            if (
+                last is not None
+                and last.shape == thumb.shape
+                and int(cv2.absdiff(last, thumb).max()) <= UNCHANGED_LEVELS
+            ):
+                return FrameReads((), (time.perf_counter() - t0) * 1000.0, skipped=True)
+        reads = [Read(t, card_of(t), c, "zxing") for t, c in _zxing(gray)]
+        found: tuple[Point, ...] = ()
+        empty = False
+        if self.fallback and not any(r.card for r in reads):
+            points, strongest = candidates(gray)
+            found = tuple(points)
+            empty = not reads and strongest < EMPTY_EDGE_DENSITY
+            for point in points:
+                if any(_near(point, r) for r in reads):
+                    continue
+                reads += self._decode_region(gray, point)
+        self._empty_thumb = thumb if empty else None
+        return FrameReads(tuple(_dedupe(reads)), (time.perf_counter() - t0) * 1000.0,
+                          candidates=found)
+
+    def _decode_region(self, gray: Gray, point: Point) -> list[Read]:
+        h, w = gray.shape
+        x, y = int(point[0]), int(point[1])
+        x0, y0 = max(0, x - _ROI_HALF), max(0, y - _ROI_HALF)
+        x1, y1 = min(w, x + _ROI_HALF), min(h, y + _ROI_HALF)
+        roi = gray[y0:y1, x0:x1]
+        if roi.size == 0:
+            return []
+        up = np.asarray(cv2.resize(roi, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC), np.uint8)
+        steps: list[tuple[str, Gray, float, Any]] = [
+            ("zxing-roi", up, 2.0, _zxing),
+            ("zxing-roi-sharp", _unsharp(up), 2.0, _zxing),
+        ]
+        if self.use_pyzbar:
+            steps.append(("pyzbar-roi", np.ascontiguousarray(roi), 1.0, _pyzbar))
+        for name, img, scale, fn in steps:
+            got = fn(img)
+            if got:
+                return [
+                    Read(t, card_of(t), _shift(c, scale, x0, y0), name) for t, c in got
+                ]
+        return []
+
+
+def _shift(
+    corners: tuple[Point, Point, Point, Point], scale: float, x0: int, y0: int
+) -> tuple[Point, Point, Point, Point]:
+    a, b, c, d = ((px / scale + x0, py / scale + y0) for px, py in corners)
+    return (a, b, c, d)
+
+
+def _near(point: Point, read: Read) -> bool:
+    cx, cy = read.center
+    return bool(np.hypot(point[0] - cx, point[1] - cy) < max(40.0, read.size))
+
+
+def _dedupe(reads: Sequence[Read]) -> list[Read]:
+    """One read per sticker: the same text at (nearly) the same place counts once."""
+    out: list[Read] = []
+    for r in reads:
+        if not any(o.text == r.text and _near(r.center, o) for o in out):
+            out.append(r)
+    return out

@@ -1,0 +1,164 @@
+"""The card scanner: frames in, "this card was placed" callbacks out.
+
+``Scanner(source, on_card, on_notice, on_status)`` runs on its own thread:
+it waits for the source's next frame, decodes it (``vision.decode``), steps
+the tracker (``vision.tracker``) and calls
+
+* ``on_card(card_id)`` once per placed card,
+* ``on_notice(text)`` with a sentence for the player when a code that is not
+  a card is in view, or two new cards are in view at once,
+* ``on_status(status)`` when the camera status changes: ``"ok"`` or
+  ``"no camera"`` (a source that is reopening, raises, or delivers nothing
+  for ``stall_timeout`` seconds counts as no camera).
+
+Callbacks run on the scanner thread; the UI marshals them to its own thread
+(``Clock.schedule_once``).  An exception in a callback is logged and does
+not stop the scanner.  For tests, ``process(image)`` runs one frame through
+the same path synchronously, and ``step()`` does one iteration of the thread
+loop.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from companion.describe import card_name
+from companion.i18n import _
+from vision.decode import Decoder, FrameReads
+from vision.sources import NO_CAMERA, OK, FrameSource
+from vision.tracker import CardPlaced, Event, NotACard, Tracker, TwoCards
+
+log = logging.getLogger(__name__)
+
+
+def notice_text(event: NotACard | TwoCards) -> str:
+    """The sentence shown to players for a notice event."""
+    if isinstance(event, NotACard):
+        return _("Not a card: {code}").format(code=_shorten(event.text))
+    names = ", ".join(card_name(c) for c in event.cards)
+    return _("Two cards under the camera ({cards}): take one away.").format(cards=names)
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Scanner:
+    """Reads cards from a frame source on its own thread (see module docstring)."""
+
+    def __init__(
+        self,
+        source: FrameSource,
+        on_card: Callable[[str], Any],
+        on_notice: Callable[[str], Any] | None = None,
+        on_status: Callable[[str], Any] | None = None,
+        *,
+        decoder: Decoder | None = None,
+        tracker: Tracker | None = None,
+        stall_timeout: float = 2.0,
+    ) -> None:
+        self.source = source
+        self.on_card = on_card
+        self.on_notice = on_notice
+        self.on_status = on_status
+        self.decoder = decoder if decoder is not None else Decoder()
+        self.tracker = tracker if tracker is not None else Tracker()
+        self.stall_timeout = stall_timeout
+        self.status: str | None = None  # last status reported
+        self.last: FrameReads | None = None  # reads of the last frame processed
+        self._seq = 0
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._last_frame_time = time.monotonic()
+
+    # -- thread ----------------------------------------------------------
+    def start(self) -> None:
+        """Start the source and the scanner thread."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._last_frame_time = time.monotonic()
+        try:
+            self.source.start()
+        except Exception as e:
+            log.warning("frame source failed to start: %s", e)
+        self._thread = threading.Thread(target=self._run, name="vision-scanner", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 3.0) -> None:
+        """Stop the scanner thread and the source."""
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+        try:
+            self.source.stop()
+        except Exception as e:
+            log.warning("frame source failed to stop: %s", e)
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            try:
+                self.step(timeout=0.25)
+            except Exception:  # never let the thread die: log and carry on
+                log.exception("scanner step failed")
+                self._stop.wait(0.1)
+
+    # -- one iteration ----------------------------------------------------
+    def step(self, timeout: float = 0.25) -> list[Event]:
+        """Wait up to ``timeout`` s for a new frame and process it; update the status."""
+        try:
+            frame = self.source.wait(self._seq, timeout)
+            source_status = self.source.status
+        except Exception as e:
+            log.warning("frame source failed: %s", e)
+            frame, source_status = None, NO_CAMERA
+            self._stop.wait(min(timeout, 0.25))
+        now = time.monotonic()
+        if frame is None:
+            stalled = now - self._last_frame_time >= self.stall_timeout
+            if source_status != OK or stalled:
+                self._report_status(NO_CAMERA)
+            return []
+        self._seq = frame.seq
+        self._last_frame_time = now
+        self._report_status(OK)
+        return self.process(frame.image)
+
+    def process(self, image: npt.NDArray[np.uint8]) -> list[Event]:
+        """Decode one frame, step the tracker, call the callbacks; return the events."""
+        reads = self.decoder.decode(image)
+        self.last = reads
+        events = self.tracker.step(reads.cards, reads.foreign)
+        for event in events:
+            if isinstance(event, CardPlaced):
+                self._call(self.on_card, event.card)
+            else:
+                self._call(self.on_notice, notice_text(event))
+        return events
+
+    def _report_status(self, status: str) -> None:
+        if status != self.status:
+            self.status = status
+            self._call(self.on_status, status)
+
+    @staticmethod
+    def _call(callback: Callable[[str], Any] | None, arg: str) -> None:
+        if callback is None:
+            return
+        try:
+            callback(arg)
+        except Exception:
+            log.exception("scanner callback failed")

@@ -1,0 +1,544 @@
+"""Where frames come from: cameras, files, and a rendered virtual table.
+
+Every source has the same small interface (:class:`FrameSource`):
+``start()``, ``stop()``, ``latest()`` (the newest :class:`Frame`, never
+blocking), ``wait(after_seq, timeout)`` (the next newer frame, blocking at
+most ``timeout`` seconds) and ``status`` (``"ok"``, ``"no camera"`` or
+``"reopening"``).  Each source captures on its own daemon thread and keeps
+only the newest frame, so a slow consumer never makes the camera queue up
+stale frames and the UI thread never waits on a camera.
+
+A camera that fails to open, or stops delivering frames, is closed and
+reopened with exponential back-off (0.5 s doubling to 8 s) while the rest of
+the app keeps running; its status says so.
+
+Use :func:`open_source` to build one from a configuration string.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+log = logging.getLogger(__name__)
+
+OK, NO_CAMERA, REOPENING = "ok", "no camera", "reopening"
+IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".pgm",
+                            ".ppm"})
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One captured image (BGR or grey uint8) with its sequence number and time.
+
+    ``seq`` counts up from 1 for each frame a source delivers; ``t`` is
+    ``time.monotonic()`` at capture.
+    """
+
+    image: npt.NDArray[np.uint8] = field(repr=False)
+    seq: int
+    t: float
+
+
+class FrameSource:
+    """Base of all sources: a capture thread that keeps the newest frame.
+
+    Subclasses implement ``_open()`` (raise on failure), ``_read()`` (an image,
+    or None when the device failed or a file ended) and ``_close()``.  The
+    thread calls ``_read`` as fast as it returns, paced to ``fps`` when set.
+    """
+
+    #: Back-off between reopen attempts, in seconds.
+    BACKOFF_START, BACKOFF_MAX = 0.5, 8.0
+    name = "source"
+
+    def __init__(self, fps: float | None = None) -> None:
+        self.fps = fps
+        self._lock = threading.Condition()
+        self._frame: Frame | None = None
+        self._seq = 0
+        self._status = NO_CAMERA
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._ended = False
+
+    # -- interface -------------------------------------------------------
+    @property
+    def status(self) -> str:
+        """``"ok"`` while frames arrive, ``"reopening"`` after a failure, else ``"no camera"``."""
+        with self._lock:
+            return self._status
+
+    @property
+    def ended(self) -> bool:
+        """True when a finite source (files) has delivered its last frame."""
+        return self._ended
+
+    def start(self) -> None:
+        """Start capturing on a daemon thread (idempotent)."""
+        if self._thread is not None and self._thread.is_alive():
+            return
+        self._stop.clear()
+        self._thread = threading.Thread(target=self._run, name=f"vision-{self.name}", daemon=True)
+        self._thread.start()
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Stop capturing and release the device."""
+        self._stop.set()
+        with self._lock:
+            self._lock.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def latest(self) -> Frame | None:
+        """The newest frame, or None before the first one (never blocks)."""
+        with self._lock:
+            return self._frame
+
+    def wait(self, after_seq: int = 0, timeout: float = 1.0) -> Frame | None:
+        """The newest frame with ``seq > after_seq``; None if none came within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            while self._frame is None or self._frame.seq <= after_seq:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._stop.is_set():
+                    return None
+                self._lock.wait(left)
+            return self._frame
+
+    def __enter__(self) -> FrameSource:
+        self.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # -- for subclasses --------------------------------------------------
+    def _open(self) -> None:
+        """Open the device; raise any exception when it cannot be opened."""
+
+    def _read(self) -> npt.NDArray[np.uint8] | None:
+        raise NotImplementedError
+
+    def _close(self) -> None:
+        """Release the device (must not raise)."""
+
+    def _publish(self, image: npt.NDArray[np.uint8]) -> Frame:
+        with self._lock:
+            self._seq += 1
+            self._frame = Frame(image, self._seq, time.monotonic())
+            self._status = OK
+            self._lock.notify_all()
+            return self._frame
+
+    def _set_status(self, status: str) -> None:
+        with self._lock:
+            self._status = status
+
+    def _run(self) -> None:
+        backoff = self.BACKOFF_START
+        opened = False
+        while not self._stop.is_set():
+            if not opened:
+                try:
+                    self._open()
+                    opened = True
+                except Exception as e:  # a missing or busy camera is an expected state
+                    log.info("%s: cannot open (%s); retrying in %.1f s", self.name, e, backoff)
+                    self._set_status(NO_CAMERA)
+                    self._stop.wait(backoff)
+                    backoff = min(self.BACKOFF_MAX, backoff * 2)
+                    continue
+            t0 = time.monotonic()
+            try:
+                image = self._read()
+            except Exception as e:
+                log.warning("%s: read failed: %s", self.name, e)
+                image = None
+            if image is None:
+                if self._ended:
+                    break
+                self._safe_close()
+                opened = False
+                self._set_status(REOPENING)
+                self._stop.wait(backoff)
+                backoff = min(self.BACKOFF_MAX, backoff * 2)
+                continue
+            backoff = self.BACKOFF_START
+            self._publish(image)
+            if self.fps:
+                self._stop.wait(max(0.0, 1.0 / self.fps - (time.monotonic() - t0)))
+        self._safe_close()
+
+    def _safe_close(self) -> None:
+        try:
+            self._close()
+        except Exception as e:
+            log.warning("%s: close failed: %s", self.name, e)
+
+
+class OpenCVCamera(FrameSource):
+    """A V4L2 webcam through OpenCV (``device`` is an index or a /dev/video path)."""
+
+    name = "v4l2"
+
+    def __init__(self, device: int | str = 0, width: int = 640, height: int = 480,
+                 fps: float | None = None) -> None:
+        super().__init__(fps=None)
+        self.device, self.width, self.height, self.camera_fps = device, width, height, fps
+        self._cap: Any = None
+
+    def _open(self) -> None:
+        import cv2
+
+        cap = cv2.VideoCapture(self.device, cv2.CAP_V4L2)
+        if not cap.isOpened():
+            cap.release()
+            raise OSError(f"cannot open camera {self.device!r}")
+        cap.set(cv2.CAP_PROP_FRAME_WIDTH, self.width)
+        cap.set(cv2.CAP_PROP_FRAME_HEIGHT, self.height)
+        cap.set(cv2.CAP_PROP_BUFFERSIZE, 1)  # newest frame, not a queue of old ones
+        if self.camera_fps:
+            cap.set(cv2.CAP_PROP_FPS, self.camera_fps)
+        self._cap = cap
+
+    def _read(self) -> npt.NDArray[np.uint8] | None:
+        if self._cap is None:
+            return None
+        ok, image = self._cap.read()
+        return image if ok and image is not None else None
+
+    def _close(self) -> None:
+        if self._cap is not None:
+            self._cap.release()
+            self._cap = None
+
+    def probe(self, timeout: float = 2.0) -> bool:
+        """Whether the camera opens and gives a frame (used by ``open_source("auto")``)."""
+        try:
+            self._open()
+            deadline = time.monotonic() + timeout
+            while time.monotonic() < deadline:
+                if self._read() is not None:
+                    return True
+            return False
+        except Exception:
+            return False
+        finally:
+            self._close()
+
+
+def picamera_available() -> bool:
+    """Whether picamera2 (Debian's python3-picamera2) can be imported."""
+    import importlib.util
+
+    return importlib.util.find_spec("picamera2") is not None
+
+
+class PiCamera(FrameSource):
+    """The Raspberry Pi camera through picamera2, imported only when opened."""
+
+    name = "picamera"
+
+    def __init__(self, width: int = 640, height: int = 480) -> None:
+        super().__init__(fps=None)
+        self.width, self.height = width, height
+        self._cam: Any = None
+
+    def _open(self) -> None:
+        from picamera2 import Picamera2  # type: ignore[import-not-found]
+
+        cam = Picamera2()
+        # "RGB888" is stored B, G, R in memory: what OpenCV and zxing-cpp expect.
+        config = cam.create_video_configuration(
+            main={"size": (self.width, self.height), "format": "RGB888"}, buffer_count=2
+        )
+        cam.configure(config)
+        cam.start()
+        self._cam = cam
+
+    def _read(self) -> npt.NDArray[np.uint8] | None:
+        if self._cam is None:
+            return None
+        return np.asarray(self._cam.capture_array("main"), np.uint8)
+
+    def _close(self) -> None:
+        if self._cam is not None:
+            try:
+                self._cam.stop()
+            finally:
+                self._cam.close()
+                self._cam = None
+
+
+class FileSource(FrameSource):
+    """Frames from image files, or from one video file, in order.
+
+    ``paths`` is a list of image paths or a single video path.  Threaded use
+    paces frames at ``fps`` (images: 15 by default; videos: their own rate)
+    and, with ``loop``, starts over at the end; :meth:`frames` reads them
+    synchronously for tests and tools.
+    """
+
+    name = "file"
+
+    def __init__(self, paths: str | Path | Sequence[str | Path], fps: float | None = None,
+                 loop: bool = False) -> None:
+        super().__init__(fps=fps)
+        items = [paths] if isinstance(paths, (str, Path)) else list(paths)
+        self.paths = [Path(p) for p in items]
+        self.loop = loop
+        self._iter: Iterator[npt.NDArray[np.uint8]] | None = None
+
+    @property
+    def is_video(self) -> bool:
+        return len(self.paths) == 1 and self.paths[0].suffix.lower() not in IMAGE_SUFFIXES
+
+    def frames(self) -> Iterator[npt.NDArray[np.uint8]]:
+        """Every frame once, in order; raises OSError for a file it cannot read."""
+        import cv2
+
+        if self.is_video:
+            cap = cv2.VideoCapture(str(self.paths[0]))
+            if not cap.isOpened():
+                raise OSError(f"{self.paths[0]}: cannot open video")
+            if self.fps is None:
+                rate = cap.get(cv2.CAP_PROP_FPS)
+                self.fps = rate if rate and math.isfinite(rate) and rate > 0 else 15.0
+            try:
+                while True:
+                    ok, image = cap.read()
+                    if not ok or image is None:
+                        return
+                    yield image
+            finally:
+                cap.release()
+        else:
+            for path in self.paths:
+                yield load_image(path)
+
+    def _open(self) -> None:
+        if self.fps is None and not self.is_video:
+            self.fps = 15.0
+        self._iter = self.frames()
+
+    def _read(self) -> npt.NDArray[np.uint8] | None:
+        assert self._iter is not None
+        image = next(self._iter, None)
+        if image is None and self.loop:
+            self._iter = self.frames()
+            image = next(self._iter, None)
+        if image is None:
+            self._ended = True
+        return image
+
+
+def load_image(path: str | Path) -> npt.NDArray[np.uint8]:
+    """An image file as a BGR array; OSError with a reason when it cannot be read."""
+    import cv2
+
+    p = Path(path)
+    try:
+        data = np.fromfile(p, np.uint8)
+    except (OSError, ValueError) as e:
+        raise OSError(f"{p}: {getattr(e, 'strerror', None) or e}") from None
+    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    if image is None:
+        raise OSError(f"{p}: not an image OpenCV can read")
+    return np.asarray(image, np.uint8)
+
+
+class VirtualTable(FrameSource):
+    """A rendered camera above a table: the demo's and the tests' camera.
+
+    ``place(card)`` slides a card onto the scan spot (``place(None)`` takes it
+    away), ``hand_over()`` passes a hand across, ``foreign(text)`` lays a
+    sticker that is not a card beside the spot, ``second(card)`` puts a second
+    card in view.  Each placement draws fresh lighting, position, rotation,
+    slant and focus from the seeded generator, and every frame gets its own
+    sensor noise, so one seed always gives the same frames.
+
+    Threaded, it renders at ``fps``; :meth:`next_image` renders the next frame
+    synchronously (deterministic stepping for tests and the benchmark).
+    ``rest_index`` is the index (0-based, counting every frame rendered) of the
+    first frame in which the last placed card lies at rest (the hand may still
+    be withdrawing), so callers can count frames from there; None when no
+    card is placed.
+    """
+
+    name = "virtual"
+    SLIDE_FRAMES = 4
+
+    def __init__(self, seed: int = 0, fps: float | None = 15.0, hard: bool = False) -> None:
+        super().__init__(fps=fps)
+        self.seed = seed
+        self.hard = hard
+        self._rng = np.random.default_rng(seed)
+        from vision import render
+
+        self._render = render
+        self._scene = replace(render.base_scene(self._rng, None), card=None)
+        self._script: list[Callable[[Any], Any]] = []  # per-frame scene changes
+        self._frames = 0
+        self.rest_index: int | None = None
+        self._steer = threading.Lock()
+        self._extras: dict[str, tuple[str | None, str | None, float, float, float]] = {}
+
+    # -- controls (thread-safe) -------------------------------------------
+    def place(self, card: str | None) -> None:
+        """Slide ``card`` onto the scan spot (over 4 frames, held by a hand that
+        then withdraws), replacing any card there; None lifts the card away."""
+        with self._steer:
+            r = self._rng
+            if card is None:
+                self._scene = replace(self._scene, card=None, sticker=None, hand=None,
+                                      motion=0.0)
+                self._script = []
+                self.rest_index = None
+                return
+            rest = self._render.base_scene(r, card)
+            rest = replace(rest, tilt=float(r.uniform(0, 0.25)),
+                           focus_blur=float(r.uniform(0.4, 1.1)),
+                           table_seed=self._scene.table_seed, extra=self._scene.extra)
+            if r.random() < 0.2:  # a lamp reflecting somewhere on the card
+                a = float(r.uniform(0, 2 * math.pi))
+                rest = replace(rest, glare=(rest.x + math.cos(a) * 60, rest.y + math.sin(a) * 60,
+                                            float(r.uniform(15, 30)), float(r.uniform(0.3, 0.6))))
+            if self.hard:
+                kind = self._render.DEGRADATIONS[int(r.integers(0, 8))]
+                if kind not in ("motion", "hand"):
+                    rest = self._render.degrade(rest, kind, r)
+            direction = float(r.uniform(0, 2 * math.pi))
+            dx, dy = math.cos(direction), math.sin(direction)
+            steps = self.SLIDE_FRAMES
+            hand_angle = math.degrees(direction)
+            script: list[Callable[[Any], Any]] = []
+            for i in range(steps):
+                k = (steps - i) / steps  # 1 .. 1/steps of the way out
+                dist = 260 * k
+                speed = 260 / steps
+                turn = float(r.uniform(-25, 25)) * k
+                pos = (rest.x + dx * dist, rest.y + dy * dist)
+                hand = self._render.Hand(pos[0] + dx * 150, pos[1] + dy * 150, hand_angle)
+                script.append(lambda s, p=pos, t=turn, h=hand, v=speed: replace(
+                    s, x=p[0], y=p[1], angle=s.angle + t, hand=h, motion=v * 0.5,
+                    motion_dir=math.degrees(direction)))
+            for i in range(2):  # the hand lets go and withdraws
+                hand = self._render.Hand(rest.x + dx * (200 + 120 * i), rest.y + dy * (200 + 120 * i),
+                                         hand_angle)
+                script.append(lambda s, h=hand, i=i: replace(s, hand=h, motion=2.0 - i))
+            self._scene = rest
+            self._script = script
+            self.rest_index = self._frames + steps
+
+    def hand_over(self, frames: int = 6) -> None:
+        """A hand sweeps across the spot, covering the card in the middle frames."""
+        with self._steer:
+            s0 = self._scene
+            a = float(self._rng.uniform(0, 360))
+            dx, dy = math.cos(math.radians(a)), math.sin(math.radians(a))
+            script: list[Callable[[Any], Any]] = []
+            for i in range(frames):
+                k = 1 - 2 * (i + 0.5) / frames  # +1 .. -1 across the spot
+                hand = self._render.Hand(s0.x + dx * 250 * k - dx * 40, s0.y + dy * 250 * k,
+                                         a, 1.3)
+                script.append(lambda s, h=hand: replace(s, hand=h, motion=0.0))
+            self._script = script + self._script
+
+    def foreign(self, text: str | None, offset: tuple[float, float] = (0.0, -150.0)) -> None:
+        """A sticker that is not a card (None removes it), near the spot."""
+        self._set_extra("foreign", None if text is None else (None, text, offset))
+
+    def second(self, card: str | None, offset: tuple[float, float] = (-190.0, 0.0)) -> None:
+        """A second card (None removes it) lying beside the spot."""
+        self._set_extra("second", None if card is None else (card, None, offset))
+
+    def _set_extra(self, slot: str, item: tuple[str | None, str | None, tuple[float, float]]
+                   | None) -> None:
+        with self._steer:
+            if item is None:
+                self._extras.pop(slot, None)
+            else:
+                card, text, (ox, oy) = item
+                if text is None and card is not None:
+                    from companion.cards import payload
+
+                    text = payload(card)
+                x = self._render.WIDTH / 2 + ox
+                y = self._render.HEIGHT / 2 + oy
+                self._extras[slot] = (card, text, x, y, float(self._rng.uniform(0, 360)))
+            self._scene = replace(self._scene, extra=tuple(self._extras.values()))
+
+    @property
+    def frames_rendered(self) -> int:
+        return self._frames
+
+    def next_image(self) -> npt.NDArray[np.uint8]:
+        """Render the next frame (deterministic for a seed and a call sequence)."""
+        with self._steer:
+            scene = self._scene
+            if self._script:
+                scene = self._script.pop(0)(scene)
+            flicker = 1.0 + float(self._rng.normal(0, 0.01))
+            scene = replace(scene, noise_seed=int(self._rng.integers(0, 2**31)),
+                            brightness=scene.brightness * flicker)
+            self._frames += 1
+        return self._render.render(scene)
+
+    def _read(self) -> npt.NDArray[np.uint8] | None:
+        return self.next_image()
+
+
+class NoSource(FrameSource):
+    """No camera at all (``kind="none"``): status stays "no camera", never a frame."""
+
+    name = "none"
+
+    def _open(self) -> None:
+        raise OSError("no camera configured")
+
+    def start(self) -> None:
+        self._set_status(NO_CAMERA)
+
+
+KINDS = ("auto", "picamera", "v4l2", "virtual", "file", "none")
+
+
+def open_source(kind: str = "auto", **opts: Any) -> FrameSource:
+    """A frame source by name (not started).
+
+    ``kind``: ``picamera`` (width, height), ``v4l2`` (device, width, height),
+    ``virtual`` (seed, fps), ``file`` (paths, fps, loop), ``none``, or
+    ``auto``: the Pi camera when picamera2 imports, else a V4L2 camera that
+    actually opens and gives a frame, else the virtual table.
+    """
+    width, height = int(opts.get("width", 640)), int(opts.get("height", 480))
+    if kind == "picamera":
+        return PiCamera(width, height)
+    if kind == "v4l2":
+        return OpenCVCamera(opts.get("device", 0), width, height, opts.get("fps"))
+    if kind == "virtual":
+        return VirtualTable(int(opts.get("seed", 0)), opts.get("fps", 15.0))
+    if kind == "file":
+        return FileSource(opts["paths"], opts.get("fps"), bool(opts.get("loop", False)))
+    if kind == "none":
+        return NoSource()
+    if kind == "auto":
+        if picamera_available():
+            return PiCamera(width, height)
+        cam = OpenCVCamera(opts.get("device", 0), width, height, opts.get("fps"))
+        if cam.probe():
+            return cam
+        log.info("no camera found: using the virtual table")
+        return VirtualTable(int(opts.get("seed", 0)), opts.get("fps", 15.0))
+    raise ValueError(f"unknown frame source {kind!r} (one of {', '.join(KINDS)})")
