@@ -26,6 +26,10 @@ __all__ = ["cmd_buttons", "register", "run_check"]
 
 STEP_S = 0.7  # how long each LED stays lit
 
+# Looked up at call time so tests can swap in fake time for the whole command.
+_clock: Callable[[], float] = time.monotonic
+_sleep: Callable[[float], None] = time.sleep
+
 
 def _seat_count(text: str) -> int:
     try:
@@ -122,8 +126,8 @@ def run_check(
     debounce_s: float = 0.030,
     step: float = STEP_S,
     out: TextIO | None = None,
-    clock: Callable[[], float] = time.monotonic,
-    sleep: Callable[[float], None] = time.sleep,
+    clock: Callable[[], float] | None = None,
+    sleep: Callable[[float], None] | None = None,
 ) -> int:
     """Run the wiring check on ``factory``'s pins; returns the exit code (0).
 
@@ -132,6 +136,9 @@ def run_check(
     and ``sleep`` are injectable so a test runs it without real waiting.
     """
     from hardware.panel import SeatPanel
+
+    clock = clock if clock is not None else _clock
+    sleep = sleep if sleep is not None else _sleep
 
     stream = out if out is not None else sys.stdout
     lock = threading.Lock()
