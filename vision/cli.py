@@ -45,7 +45,6 @@ def _size_mm(text: str) -> float:
 def cmd_scan(args: argparse.Namespace) -> int:
     """Decode every image; bad or missing files are bad input (exit 2, nothing printed)."""
     from companion.cli import BadInput
-
     from vision.decode import Decoder
     from vision.sources import load_image
 
@@ -72,10 +71,7 @@ def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: f
     from companion.describe import card_name
     from companion.i18n import _
 
-    if cards:
-        said = ", ".join(f"{c} ({card_name(c)})" for c in cards)
-    else:
-        said = _("no card")
+    said = ", ".join(f"{c} ({card_name(c)})" for c in cards) if cards else _("no card")
     if foreign:
         said += " · " + _("not a card: {codes}").format(codes=", ".join(map(repr, foreign)))
     return f"{name}: {said} [{ms:.1f} ms]"
@@ -84,7 +80,6 @@ def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: f
 def cmd_stickers(args: argparse.Namespace) -> int:
     """Write the sticker sheet PDF."""
     from companion.cli import BadInput
-
     from vision.stickers import DEFAULT_SIZE_MM, write_pdf
 
     out = Path(args.out)

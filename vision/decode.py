@@ -37,7 +37,7 @@ from typing import Any
 import cv2
 import numpy as np
 import numpy.typing as npt
-import zxingcpp  # type: ignore[import-untyped]
+import zxingcpp
 
 from companion.cards import NotACard, card_from_payload
 
@@ -50,6 +50,7 @@ Point = tuple[float, float]
 EMPTY_EDGE_DENSITY = 20.0
 #: Largest thumbnail difference (grey levels, 8x8 block means) still "the same frame".
 UNCHANGED_LEVELS = 6
+_QR = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
 _ROI_HALF = 90  # half side of a crop around a candidate, in frame pixels
 
 
@@ -127,7 +128,7 @@ def to_gray(frame: npt.NDArray[Any]) -> Gray:
 
 def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
     out = []
-    for b in zxingcpp.read_barcodes(img, formats=zxingcpp.BarcodeFormat.QRCode):
+    for b in zxingcpp.read_barcodes(img, formats=_QR):
         if not b.valid:
             continue
         p = b.position

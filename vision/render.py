@@ -21,10 +21,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
+
 from companion.cards import CATALOGUE, payload
 from vision.stickers import DEFAULT_SIZE_MM, QUIET_MODULES, qr_modules
 
@@ -49,8 +51,9 @@ def sticker_image(text: str, px_per_module: int, label: str | None = None) -> Im
     side = n * px_per_module
     band = int(side * 0.22) if label else 0
     img = np.full((side + band, side), 250, np.uint8)
-    qr = np.where(mods, 25, 250).astype(np.uint8)
-    qr = cv2.resize(qr, None, fx=px_per_module, fy=px_per_module, interpolation=cv2.INTER_NEAREST)
+    small = np.where(mods, 25, 250).astype(np.uint8)
+    qr = np.asarray(cv2.resize(small, None, fx=px_per_module, fy=px_per_module,
+                               interpolation=cv2.INTER_NEAREST), np.uint8)
     q = QUIET_MODULES * px_per_module
     img[q : q + qr.shape[0], q : q + qr.shape[1]] = qr
     if label:
@@ -95,9 +98,9 @@ def card_image(card_id: str | None, sticker_text: str | None, px_per_mm: float,
         mods = qr_modules(sticker_text).shape[0]
         ppm = max(1, round(sticker_mm * px_per_mm / mods))
         label = card_id if card_id in CATALOGUE else None
-        st = sticker_image(sticker_text, ppm, label)
+        big = sticker_image(sticker_text, ppm, label)
         target = (sticker_mm / mods) * px_per_mm / ppm
-        st = cv2.resize(st, None, fx=target, fy=target, interpolation=cv2.INTER_AREA)
+        st = cv2.resize(big, None, fx=target, fy=target, interpolation=cv2.INTER_AREA)
         sh, sw = st.shape
         if sw < w and sh < h:
             y0, x0 = (h - sh) // 2, (w - sw) // 2
@@ -162,8 +165,8 @@ def table_texture(seed: int) -> FloatImage:
     h, w = HEIGHT * _SS, WIDTH * _SS
     base = np.array(rng.choice([(60, 90, 130), (50, 75, 105), (70, 110, 70), (90, 90, 95)]),
                     np.float32)
-    grain = rng.normal(0, 1, (h // 16, w // 2)).astype(np.float32)
-    grain = cv2.resize(grain, (w, h), interpolation=cv2.INTER_CUBIC)
+    seed_grain = rng.normal(0, 1, (h // 16, w // 2)).astype(np.float32)
+    grain = cv2.resize(seed_grain, (w, h), interpolation=cv2.INTER_CUBIC)
     low = cv2.resize(rng.normal(0, 1, (6, 8)).astype(np.float32), (w, h),
                      interpolation=cv2.INTER_CUBIC)
     shade = 1.0 + 0.08 * grain + 0.1 * low
@@ -245,14 +248,14 @@ def _draw_hand(canvas: FloatImage, hand: Hand) -> None:
         fa = a + math.pi + k * 0.22
         tip = (int(cx + math.cos(fa) * 150 * s), int(cy + math.sin(fa) * 150 * s))
         cv2.line(layer, (int(cx), int(cy)), tip, 255, int(26 * s))
-    layer = cv2.GaussianBlur(layer, (0, 0), 3)
-    alpha = (layer.astype(np.float32) / 255.0)[:, :, None]
+    soft = cv2.GaussianBlur(layer, (0, 0), 3)
+    alpha = (np.asarray(soft, np.float32) / 255.0)[:, :, None]
     canvas *= 1.0 - alpha
     canvas += alpha * np.array(skin, np.float32)
 
 
 def _motion_kernel(length: float, direction: float) -> npt.NDArray[np.float32]:
-    n = max(3, int(math.ceil(length)) | 1)
+    n = max(3, math.ceil(length) | 1)
     k = np.zeros((n, n), np.float32)
     c = n // 2
     d = math.radians(direction)
@@ -273,13 +276,13 @@ def render(scene: Scene) -> Image:
     if scene.noise > 0:
         noise = np.empty(frame.shape, np.float32)
         cv2.setRNGSeed(scene.noise_seed % 2**31)
-        cv2.randn(noise, 0.0, float(scene.noise))
+        cv2.randn(noise, 0.0, float(scene.noise))  # type: ignore[call-overload]
         frame = frame + noise
     out = np.clip(frame, 0, 255).astype(np.uint8)
     if scene.jpeg:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(scene.jpeg)])
         if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+            out = np.asarray(cv2.imdecode(buf, cv2.IMREAD_COLOR), np.uint8)
     return np.ascontiguousarray(out)
 
 
@@ -298,12 +301,12 @@ def _clean(scene: Scene) -> FloatImage:
     if scene.glare is not None:
         gx, gy, gr, gs = scene.glare
         _add_glare(canvas, gx * _SS, gy * _SS, gr * _SS, gs)
-    frame = cv2.resize(canvas, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA)
+    frame: Any = cv2.resize(canvas, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA)
     if scene.hand is not None:
         _draw_hand(frame, scene.hand)
     # lighting: uneven illumination, exposure, contrast
-    gx, gy = _grid()
-    light = (1.0 - scene.gradient * (gx + gy)) * (scene.contrast * scene.brightness)
+    lx, ly = _grid()
+    light = (1.0 - scene.gradient * (lx + ly)) * (scene.contrast * scene.brightness)
     frame = frame * light[:, :, None] + (128.0 * (1.0 - scene.contrast) * scene.brightness)
     if scene.focus_blur > 0:
         frame = cv2.GaussianBlur(frame, (0, 0), scene.focus_blur)

@@ -320,7 +320,7 @@ class FileSource(FrameSource):
                     ok, image = cap.read()
                     if not ok or image is None:
                         return
-                    yield image
+                    yield np.asarray(image, np.uint8)
             finally:
                 cap.release()
         else:
@@ -430,13 +430,12 @@ class VirtualTable(FrameSource):
                 turn = float(r.uniform(-25, 25)) * k
                 pos = (rest.x + dx * dist, rest.y + dy * dist)
                 hand = self._render.Hand(pos[0] + dx * 150, pos[1] + dy * 150, hand_angle)
-                script.append(lambda s, p=pos, t=turn, h=hand, v=speed: replace(
-                    s, x=p[0], y=p[1], angle=s.angle + t, hand=h, motion=v * 0.5,
-                    motion_dir=math.degrees(direction)))
+                script.append(_changes(x=pos[0], y=pos[1], angle=rest.angle + turn, hand=hand,
+                                       motion=speed * 0.5, motion_dir=hand_angle))
             for i in range(2):  # the hand lets go and withdraws
-                hand = self._render.Hand(rest.x + dx * (200 + 120 * i), rest.y + dy * (200 + 120 * i),
-                                         hand_angle)
-                script.append(lambda s, h=hand, i=i: replace(s, hand=h, motion=2.0 - i))
+                away = 200 + 120 * i
+                hand = self._render.Hand(rest.x + dx * away, rest.y + dy * away, hand_angle)
+                script.append(_changes(hand=hand, motion=2.0 - i))
             self._scene = rest
             self._script = script
             self.rest_index = self._frames + steps
@@ -452,7 +451,7 @@ class VirtualTable(FrameSource):
                 k = 1 - 2 * (i + 0.5) / frames  # +1 .. -1 across the spot
                 hand = self._render.Hand(s0.x + dx * 250 * k - dx * 40, s0.y + dy * 250 * k,
                                          a, 1.3)
-                script.append(lambda s, h=hand: replace(s, hand=h, motion=0.0))
+                script.append(_changes(hand=hand, motion=0.0))
             self._script = script + self._script
 
     def foreign(self, text: str | None, offset: tuple[float, float] = (0.0, -150.0)) -> None:
@@ -497,6 +496,11 @@ class VirtualTable(FrameSource):
 
     def _read(self) -> npt.NDArray[np.uint8] | None:
         return self.next_image()
+
+
+def _changes(**changes: Any) -> Callable[[Any], Any]:
+    """A step of a virtual-table animation: the scene with these fields changed."""
+    return lambda scene: replace(scene, **changes)
 
 
 class NoSource(FrameSource):

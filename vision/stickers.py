@@ -40,7 +40,7 @@ def qr_modules(text: str, ec_level: str = "H") -> npt.NDArray[np.bool_]:
     Uses zxing-cpp's encoder (a dependency already) rather than a second QR
     library.  A card payload always gives 21x21 modules (version 1) at level H.
     """
-    import zxingcpp  # type: ignore[import-untyped]
+    import zxingcpp
 
     code = zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.QRCode, ecLevel=ec_level)
     img = np.asarray(code.to_image(scale=1, add_quiet_zones=False))
@@ -64,9 +64,9 @@ def label_size_mm(size_mm: float) -> tuple[float, float]:
 def write_pdf(out: str | Path, paper: str = "a4", size_mm: float = DEFAULT_SIZE_MM,
               cards: tuple[str, ...] = ALL_IDS) -> int:
     """Write the sticker sheet for ``cards`` to ``out``; return the number of pages."""
-    from reportlab.lib.pagesizes import A4, LETTER
-    from reportlab.lib.units import mm
-    from reportlab.pdfgen import canvas
+    from reportlab.lib.pagesizes import A4, LETTER  # type: ignore[import-untyped]
+    from reportlab.lib.units import mm  # type: ignore[import-untyped]
+    from reportlab.pdfgen import canvas  # type: ignore[import-untyped]
 
     from companion.describe import card_name
 
