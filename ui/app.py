@@ -1,0 +1,335 @@
+"""The touchscreen app: a ScreenManager with set-up, table, round end and game end.
+
+The app owns no game logic. It shows what the presenters make of the
+:class:`~companion.table.Table`'s state, forwards taps and keys to it, and
+drives its clock. Adapter callbacks reach it through ``Clock.schedule_once``
+(``Device.post``), so everything below runs on the Kivy thread.
+
+Import this module only after :func:`configure_kivy` (or with the Kivy
+environment already set): Kivy reads its options when first imported.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+import random
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+os.environ.setdefault("KIVY_NO_ARGS", "1")  # Kivy must never parse our options
+
+from kivy.app import App  # noqa: E402
+from kivy.clock import Clock  # noqa: E402
+from kivy.core.window import Window  # noqa: E402
+from kivy.lang import Builder  # noqa: E402
+from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
+
+from companion.engine import Phase  # noqa: E402
+from companion.events import Start  # noqa: E402
+from companion.i18n import _  # noqa: E402
+from companion.table import Table  # noqa: E402
+from companion.wiring import Device  # noqa: E402
+from ui import presenters  # noqa: E402
+
+_log = logging.getLogger(__name__)
+
+KV_DIR = Path(__file__).resolve().parent
+KV_FILES = ("widgets.kv", "table.kv", "setup.kv", "round_end.kv", "game_over.kv", "picker.kv")
+TICK_S = 0.1  # the countdown and a stepped camera run at this period
+_kv_loaded = False
+
+
+def load_kv() -> None:
+    """Load every screen's .kv once per process (Builder rules are global)."""
+    global _kv_loaded
+    if _kv_loaded:
+        return
+    import ui.game_over_screen
+    import ui.picker
+    import ui.round_end_screen
+    import ui.setup_screen
+    import ui.table_screen
+    import ui.widgets  # noqa: F401  (registers the widget classes for kv)
+
+    for name in KV_FILES:
+        Builder.load_file(str(KV_DIR / name))
+    _kv_loaded = True
+
+
+def post(fn: Callable[[], None]) -> None:
+    """Run ``fn`` on the Kivy thread at the next frame (safe from any thread)."""
+    Clock.schedule_once(lambda dt: fn(), 0)
+
+
+class CompanionApp(App):
+    """The companion on the touchscreen.
+
+    ``device`` is the wired adapters (``companion.wiring.build``); if it
+    already holds a table (a resumed game, the demo) the app opens on it,
+    else on the set-up screen. ``autoplay`` is called once a frame (the
+    demo's simulated table) and returns True when it is finished.
+    """
+
+    title = "Incan Gold"
+
+    def __init__(
+        self,
+        device: Device,
+        *,
+        hidden_tents: bool = False,
+        autoplay: Callable[[CompanionApp], bool] | None = None,
+        screenshot: Path | None = None,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(**kwargs)
+        self.device = device
+        self.hidden_tents = hidden_tents
+        self.autoplay = autoplay
+        self.screenshot_path = screenshot
+        self.rng = random.Random()
+        self.sm: ScreenManager | None = None
+        self.picker: Any = None
+        self._phase: Phase | None = None
+        self._table_seen: Table | None = None
+        self._countdown_shown = ""
+        self._refresh = Clock.create_trigger(self.refresh, 0)
+        self.first_frame_at: float | None = None
+        self.refreshes = 0
+        self.on_refresh: list[Callable[[CompanionApp], None]] = []
+        self._done_frames = -1
+
+    # --- building -----------------------------------------------------------------
+
+    def build(self) -> ScreenManager:
+        load_kv()
+        from ui.game_over_screen import GameOverScreen
+        from ui.round_end_screen import RoundEndScreen
+        from ui.setup_screen import SetupScreen
+        from ui.table_screen import TableScreen
+
+        sm = ScreenManager(transition=NoTransition())
+        self.setup_screen = SetupScreen()
+        self.table_screen = TableScreen()
+        self.round_end_screen = RoundEndScreen()
+        self.game_over_screen = GameOverScreen()
+        for screen in (
+            self.setup_screen, self.table_screen, self.round_end_screen, self.game_over_screen
+        ):
+            sm.add_widget(screen)
+        self.sm = sm
+        self.setup_screen.seat_count = self.device.config.seats
+        self.setup_screen.rules = self.device.config.rules
+        self.setup_screen.hidden_tents = self.hidden_tents
+        self.table_screen.virtual = self.device.virtual is not None
+        self.table_screen.camera = self.device.source is not None
+        if self.device.table is not None:
+            self._attach(self.device.table)
+        else:
+            self.show_setup()
+        Clock.schedule_interval(self._tick, TICK_S)
+        Clock.schedule_once(self._first_frame, 0)
+        if self.autoplay is not None:
+            Clock.schedule_interval(self._autoplay, 0)
+        Window.bind(on_key_down=self._key_down)
+        return sm
+
+    def _first_frame(self, dt: float) -> None:
+        self.first_frame_at = time.perf_counter()
+
+    def _attach(self, table: Table) -> None:
+        table.listen(lambda t: self._refresh())
+        self._table_seen = table
+        self._phase = None
+        self.refresh()
+
+    @property
+    def table(self) -> Table | None:
+        return self.device.table
+
+    # --- showing ------------------------------------------------------------------
+
+    def refresh(self, *args: Any) -> None:
+        """Recompute every view model from the table and show it (cheap: a few labels)."""
+        table = self.table
+        if table is None or self.sm is None:
+            return
+        try:
+            self._show(table)
+        except Exception as e:  # a display bug must not stop the game
+            _log.exception("refresh")
+            self.table_screen.status = _("Display error: {error}").format(error=e)
+        self.refreshes += 1
+        for hook in list(self.on_refresh):
+            hook(self)
+
+    def _show(self, table: Table) -> None:
+        state = table.state
+        c = table.collector
+        notice = table.notice
+        view = presenters.table_view(
+            state,
+            hidden_tents=self.hidden_tents,
+            due=c.due,
+            chosen=c.chosen,
+            countdown=c.countdown_left,
+            held=table.held,
+            scanner=table.scanner_status,
+            notice=notice.text if notice else "",
+            notice_level=notice.level if notice else "info",
+            can_undo=table.can_undo,
+        )
+        self._countdown_shown = view.countdown
+        self.table_screen.show(view)
+        if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and state.round_end is not None:
+            self.round_end_screen.show(
+                presenters.round_end_view(state, hidden_tents=self.hidden_tents)
+            )
+        if state.phase is Phase.GAME_OVER:
+            self.game_over_screen.show(presenters.game_over_view(state))
+        if state.phase is not self._phase:
+            # Follow the game to the screen of its phase, once per change, so a
+            # player can still look back at the table after a round ended.
+            self._phase = state.phase
+            self.show_screen(
+                {Phase.ROUND_OVER: "round_end", Phase.GAME_OVER: "game_over"}.get(
+                    state.phase, "table"
+                )
+            )
+
+    def show_screen(self, name: str) -> None:
+        if self.sm is not None and self.sm.current != name:
+            self.sm.current = name
+
+    def show_setup(self) -> None:
+        game = self.device.unfinished()
+        text = ""
+        if game is not None:
+            try:
+                text = presenters.resume_text(self.device.store.session(game).state)
+            except Exception:
+                _log.exception("reading game %s", game)
+        self.setup_screen.resume_text = text
+        self.show_screen("setup")
+
+    # --- what the players do ---------------------------------------------------------
+
+    def start_game(self, names: list[str], rules: str, hidden_tents: bool) -> None:
+        self.hidden_tents = hidden_tents
+        try:
+            table = self.device.new_game(Start(tuple(names), rules))
+        except Exception as e:
+            _log.exception("new game")
+            self.setup_screen.problem = str(e)
+            return
+        self._attach(table)
+
+    def resume_game(self) -> None:
+        game = self.device.unfinished()
+        if game is None:
+            return
+        try:
+            table = self.device.resume(game)
+        except Exception as e:
+            _log.exception("resume")
+            self.setup_screen.problem = str(e)
+            return
+        self._attach(table)
+
+    def tap_path_card(self, pos: int) -> None:
+        table = self.table
+        if table is None:
+            return
+        options = table.correction_options(pos)
+        view = presenters.picker_view(table.state, options, pos)
+        self._open_picker(view, lambda cid: table.correct(pos, cid))
+
+    def open_entry_picker(self) -> None:
+        table = self.table
+        if table is None:
+            return
+        view = presenters.picker_view(table.state, table.entry_options())
+        self._open_picker(view, table.enter_card)
+
+    def _open_picker(self, view: presenters.PickerView, on_pick: Callable[[str], object]) -> None:
+        from ui.picker import CardPicker
+
+        if self.picker is not None:
+            self.picker.dismiss()
+        self.picker = CardPicker(view, lambda cid: on_pick(cid))
+        self.picker.bind(on_dismiss=lambda *a: setattr(self, "picker", None))
+        self.picker.open(animation=False)
+
+    def undo(self) -> None:
+        if self.table is not None:
+            self.table.undo()
+
+    def turn_virtual_card(self) -> None:
+        """The virtual table's stand-in for turning a card: a random possible card."""
+        if self.device.turn_virtual_card(self.rng) is None and self.table is not None:
+            self.table.say(_("No card can be turned now."))
+
+    def _key_down(self, window: Any, key: int, scancode: int, codepoint: str | None,
+                  modifiers: list[str]) -> bool:
+        from kivy.core.window import Keyboard
+
+        name = Keyboard.keycode_to_string(Window._system_keyboard, key) if key else ""
+        name = codepoint or name or ""
+        if key == 8:  # backspace: undo
+            self.undo()
+            return True
+        if key in (32, 13) and self.table_screen.virtual and self.sm.current == "table":
+            self.turn_virtual_card()
+            return True
+        return self.device.key(name)
+
+    # --- time -------------------------------------------------------------------------
+
+    def _tick(self, dt: float) -> None:
+        table = self.table
+        if table is None:
+            return
+        table.tick()
+        if self.autoplay is None:
+            self.device.step_camera()
+        left = table.collector.countdown_left
+        shown = "" if left is None else str(math.ceil(left))
+        if shown != self._countdown_shown:
+            self._refresh()
+
+    def _autoplay(self, dt: float) -> bool | None:
+        assert self.autoplay is not None
+        try:
+            done = self.autoplay(self)
+        except Exception:
+            _log.exception("autoplay")
+            done = True
+        if not done:
+            return None
+        # Let the last screen draw, then take the screenshot and stop.
+        self._done_frames += 1
+        if self._done_frames < 2:
+            return None
+        if self.screenshot_path is not None:
+            self.save_screenshot(self.screenshot_path)
+        self.stop()
+        return False
+
+    def save_screenshot(self, path: Path) -> Path:
+        """The window as it is now (popups included) as a PNG at ``path``."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = Path(tempfile.mkdtemp(prefix="incan-shot-"))
+        made = Window.screenshot(name=str(tmp / "shot.png"))
+        if made:
+            shutil.move(made, path)
+        shutil.rmtree(tmp, ignore_errors=True)
+        return path
+
+    def on_stop(self) -> None:
+        self.device.close()

@@ -1,0 +1,231 @@
+"""The demo's simulated table: seats that press mock gpiozero pins, a hand that turns cards.
+
+Each call of :meth:`Autoplay.__call__` is one step of the table, run once
+per Kivy frame, so the screens redraw between steps exactly as in a game.
+Nothing here decides anything the rules decide: cards go onto the
+:class:`~vision.sources.VirtualTable`, are rendered, read by the real decoder
+and tracker (``Device.step_camera``) and reach the table as scans; choices
+are presses of the seats' mock pins, which the real ``SeatPanel`` debounces
+and reports.
+
+Why it is repeatable: the cards and the choices come only from
+``random.Random(seed)`` and are drawn once per turn; time is a
+:class:`VirtualClock` that only this driver moves, so the countdown and
+the debouncing never depend on how fast the machine is.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import statistics
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from companion.choices import Choice
+from companion.engine import Phase
+from companion.i18n import _
+from companion.simulate import choose_camp, next_card
+from companion.wiring import Device
+
+_log = logging.getLogger(__name__)
+
+STEP_S = 0.25  # virtual seconds per frame
+MAX_FRAMES_PER_CARD = 40  # then the card is entered by hand, as a player would
+
+
+class VirtualClock:
+    """Time that moves only when the demo says so."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+@dataclass
+class Figures:
+    """What the demo measured, for the report."""
+
+    card_to_payout_ms: list[float] = field(default_factory=list)
+    frames_per_card: list[int] = field(default_factory=list)
+    entered_by_hand: int = 0
+
+    def summary(self) -> str:
+        if not self.card_to_payout_ms:
+            return "no cards"
+        ms = sorted(self.card_to_payout_ms)
+        return (
+            f"cards {len(ms)}, first frame -> payout shown: median {statistics.median(ms):.0f} ms, "
+            f"max {ms[-1]:.0f} ms; frames per card median "
+            f"{statistics.median(self.frames_per_card):.0f}; by hand {self.entered_by_hand}"
+        )
+
+
+class Autoplay:
+    """Plays the game on ``device`` to its end, one step per call; True when over."""
+
+    def __init__(self, device: Device, clock: VirtualClock, seed: int) -> None:
+        self.device = device
+        self.clock = clock
+        self.rng = random.Random(seed)
+        self.figures = Figures()
+        self._plan: tuple[tuple[int, int, tuple[int, ...]], frozenset[int]] | None = None
+        self._pressed: set[int] = set()
+        self._placing: str | None = None
+        self._frames = 0
+        self._first_frame_at = 0.0
+        self._clearing = False
+        self._waiting_shown: tuple[str, int] | None = None
+        self._waited = 0
+        self._next = ""
+        self._app: Any = None
+
+    def __call__(self, app: Any) -> bool:
+        if self._app is None:
+            self._app = app
+            app.on_refresh.append(self._refreshed)
+        table = self.device.table
+        if table is None:
+            return True
+        self.clock.advance(STEP_S)
+        if self._placing is not None or self._clearing:
+            self._scan_frame()
+            return False
+        if self._waiting_shown is not None:
+            # The scanned card is on its way to the screen (a frame or two).
+            self._waited += 1
+            if self._waited < 20:
+                return False
+            _log.warning("%s was read but never shown", self._waiting_shown[0])
+            self._waiting_shown = None
+        state = table.state
+        if state.phase is Phase.GAME_OVER:
+            return True
+        if state.phase is Phase.CHOOSE:
+            self._choose()
+            return False
+        self._turn_card()
+        return False
+
+    # --- choices ---------------------------------------------------------------
+
+    def _choose(self) -> None:
+        table = self.device.table
+        assert table is not None
+        state = table.state
+        key = (state.round, len(state.path), state.due)
+        if self._plan is None or self._plan[0] != key:
+            # With every card of the round on the path, only leaving is left.
+            camp = choose_camp(state, self.rng) if state.deck else state.due
+            self._plan = (key, frozenset(camp))
+            self._pressed = set()
+        camp_set = self._plan[1]
+        for seat in state.due:
+            if seat in self._pressed:
+                continue
+            self._pressed.add(seat)
+            self._press(seat, Choice.CAMP if seat in camp_set else Choice.TORCH)
+
+    def _press(self, seat: int, choice: Choice) -> None:
+        """A seat presses its button: the mock pin goes low, then high again."""
+        factory = self.device.pin_factory
+        if factory is None or self.device.panel is None:
+            # No panel (should not happen in the demo): press through the table.
+            assert self.device.table is not None
+            self.device.table.press(seat, choice)
+            return
+        pins = self.device.config.pins[seat]
+        pin = factory.pin(pins.torch if choice is Choice.TORCH else pins.camp)
+        pin.drive_low()
+        self.clock.advance(0.08)  # a human press lasts a while
+        pin.drive_high()
+
+    # --- cards ------------------------------------------------------------------
+
+    def _turn_card(self) -> None:
+        table = self.device.table
+        assert table is not None
+        virtual = self.device.virtual
+        stepper = self.device.stepper
+        cid = next_card(table.state, self.rng)
+        if virtual is None or stepper is None:
+            self._enter(cid)
+            return
+        if cid in stepper.tracker.present:
+            # The same card is still "present" for the tracker (it ended the
+            # last round): take it away until the tracker has seen it leave.
+            virtual.place(None)
+            self._clearing = True
+            self._next = cid
+            return
+        self._place(cid)
+
+    def _place(self, cid: str) -> None:
+        assert self.device.virtual is not None
+        self.device.virtual.place(cid)
+        self._placing = cid
+        self._frames = 0
+        self._first_frame_at = 0.0
+
+    def _scan_frame(self) -> None:
+        stepper = self.device.stepper
+        assert stepper is not None
+        if self._clearing:
+            stepper.step()
+            if self._next not in stepper.tracker.present:
+                self._clearing = False
+                self._place(self._next)
+            return
+        if self._frames == 0:
+            self._first_frame_at = time.perf_counter()
+        self._frames += 1
+        seen = self.device.step_camera()
+        cid = self._placing
+        assert cid is not None
+        if any(s.card == cid for s in seen):
+            self._placing = None
+            self.figures.frames_per_card.append(self._frames)
+            self._waiting_shown = (cid, self._path_len_after())
+            self._waited = 0
+        elif self._frames >= MAX_FRAMES_PER_CARD:
+            _log.warning("the scanner did not read %s in %d frames", cid, self._frames)
+            self._placing = None
+            self.figures.entered_by_hand += 1
+            self._enter(cid)
+
+    def _enter(self, cid: str) -> None:
+        table = self.device.table
+        assert table is not None
+        table.say(_("The camera missed {card}: entered by hand.").format(card=cid), "warning")
+        table.enter_card(cid)
+
+    def _path_len_after(self) -> int:
+        table = self.device.table
+        assert table is not None
+        state = table.state
+        return 1 if state.phase is Phase.ROUND_OVER else len(state.path) + 1
+
+    def _refreshed(self, app: Any) -> None:
+        """The app showed a new view: if it holds the scanned card, time it."""
+        if self._waiting_shown is None or self.device.table is None:
+            return
+        cid, n = self._waiting_shown
+        path = self.device.table.state.path
+        if len(path) >= n and path[n - 1].card == cid:
+            self._waiting_shown = None
+            # The view is set; it is on the glass when the next frame has drawn.
+            from kivy.clock import Clock
+
+            started = self._first_frame_at
+            Clock.schedule_once(
+                lambda dt: self.figures.card_to_payout_ms.append(
+                    (time.perf_counter() - started) * 1000.0
+                ),
+                0,
+            )

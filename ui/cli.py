@@ -1,0 +1,177 @@
+"""``incan-companion run`` (the app, also with no command) and ``incan-companion demo``.
+
+No Kivy, OpenCV or gpiozero at module level: ``companion.cli`` imports this
+module to build its parser, and ``incan-companion --help`` must stay fast.
+Kivy is configured (``KIVY_NO_ARGS`` and the window) before it is imported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.cli import EXIT_FAILURE, EXIT_OK, BadInput
+
+__all__ = ["cmd_demo", "cmd_run", "register"]
+
+_START = time.perf_counter()
+
+
+def register(sub: Any) -> None:
+    """Add ``run`` and ``demo`` to ``incan-companion``'s subparsers."""
+    p = sub.add_parser("run", help="start the touchscreen app (the default command)")
+    p.add_argument("--config", metavar="FILE", help="config file (default: $INCAN_CONFIG or "
+                   "~/.config/incan-companion/config.toml)")
+    p.add_argument("--data", metavar="FILE", help="data file (default: from the config)")
+    screen = p.add_mutually_exclusive_group()
+    screen.add_argument("--fullscreen", dest="fullscreen", action="store_true", default=False,
+                        help="fill the screen (the device)")
+    screen.add_argument("--windowed", dest="fullscreen", action="store_false",
+                        help="an 800x480 window (default)")
+    p.add_argument("--buttons", choices=("auto", "gpio", "keyboard"), default="auto",
+                   help="seat buttons: the Pi's GPIO when present (auto), or the keyboard")
+    p.add_argument("--camera", choices=("config", "virtual", "none"), default="config",
+                   help="card camera: as configured (virtual table when none is found), "
+                   "the virtual table, or none (cards entered by tapping)")
+    p.add_argument("--screenshot", metavar="PNG", help="save the screen when quitting")
+    p.add_argument("--quit-after", type=float, metavar="SECONDS",
+                   help="quit after this many seconds (for checks and timing)")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser(
+        "demo",
+        help="play a whole game with simulated seats and camera through the real pipeline",
+        description="Simulated seats press simulated gpiozero pins, a virtual table shows "
+        "rendered cards to the real decoder and tracker, the engine and screens run as in a "
+        "real game, and everything is stored in the data file.",
+    )
+    p.add_argument("--autoplay", action="store_true", help="play by itself (needed offscreen)")
+    p.add_argument("--seed", type=int, default=0, help="same seed, same game (default 0)")
+    p.add_argument("--seats", type=int, default=4, help="3 to 8 seats (default 4)")
+    p.add_argument("--rules", default="incan-gold",
+                   help="incan-gold, incan-gold-2020 or diamant (default incan-gold)")
+    p.add_argument("--data", metavar="FILE",
+                   help="data file; an unfinished game in it is resumed (default: a temp file)")
+    p.add_argument("--screenshot", metavar="PNG", help="save the last screen as a PNG")
+    p.add_argument("--json", action="store_true",
+                   help="print the final state (CONTRACTS.md section 4) as the last line")
+    p.set_defaults(func=cmd_demo)
+
+
+def _language(code: str) -> None:
+    from companion.i18n import set_language, system_language
+
+    try:
+        set_language(code or system_language())
+    except ValueError:
+        logging.getLogger(__name__).warning("language %r is not available", code)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from companion.config import ConfigError, load
+
+    try:
+        config = load(Path(args.config).expanduser() if args.config else None)
+    except ConfigError as e:
+        raise BadInput(str(e)) from None
+    _language(config.language)
+    from ui.kivy_setup import configure
+
+    configure(fullscreen=args.fullscreen)
+    from companion.store import StoreError
+    from companion.wiring import build
+    from ui.app import CompanionApp, post
+
+    data = Path(args.data).expanduser() if args.data else None
+    try:
+        device = build(config, post=post, seat_input=args.buttons, camera=args.camera,
+                       data_file=data)
+    except StoreError as e:
+        raise BadInput(str(e)) from None
+    app = CompanionApp(device, hidden_tents=config.hidden_tents,
+                       screenshot=Path(args.screenshot) if args.screenshot else None)
+    if args.quit_after is not None:
+        from kivy.clock import Clock
+
+        def quit_now(dt: float) -> None:
+            if app.screenshot_path is not None:
+                app.save_screenshot(app.screenshot_path)
+            app.stop()
+
+        Clock.schedule_once(quit_now, args.quit_after)
+        Clock.schedule_once(lambda dt: _report_start(app), 0.5)
+    app.run()
+    return EXIT_OK
+
+
+def _report_start(app: Any) -> None:
+    if app.first_frame_at is not None:
+        print(f"first screen {app.first_frame_at - _START:.2f} s after start", file=sys.stderr)
+
+
+def cmd_demo(args: argparse.Namespace) -> int:
+    from companion.engine import MAX_SEATS, MIN_SEATS, Phase, to_json
+    from companion.rules import RULE_SETS
+
+    if not args.autoplay:
+        raise BadInput("demo: only --autoplay is supported (use `run --camera virtual` to play)")
+    if not MIN_SEATS <= args.seats <= MAX_SEATS:
+        raise BadInput(f"demo: --seats {args.seats}: a game has {MIN_SEATS} to {MAX_SEATS} seats")
+    if args.rules not in RULE_SETS:
+        raise BadInput(f"demo: --rules {args.rules}: one of {', '.join(RULE_SETS)}")
+    if args.data:
+        data = Path(args.data).expanduser()
+    else:
+        data = Path(tempfile.mkdtemp(prefix="incan-demo-")) / "games.sqlite"
+    from companion.store import Store, StoreError
+
+    try:  # a foreign or damaged file is the user's mistake here: never set it aside
+        Store(data).close()
+    except StoreError as e:
+        raise BadInput(str(e)) from None
+
+    from ui.kivy_setup import configure
+
+    configure(quiet=True, fast=True)
+    from companion.config import Config
+    from companion.events import Start
+    from companion.simulate import SEAT_NAMES
+    from companion.wiring import build
+    from ui.app import CompanionApp, post
+    from ui.autoplay import Autoplay, VirtualClock
+
+    clock = VirtualClock()
+    config = Config(seats=args.seats, rules=args.rules, countdown=1.0, data_file=data)
+    device = build(config, post=post, clock=clock, seat_input="mock", camera="virtual",
+                   data_file=data, set_aside=False, seed=args.seed, threaded=False)
+    game = device.unfinished()
+    if game is not None:
+        table = device.resume(game)
+        print(f"demo: resuming game {game} of {data} (round {table.state.round})",
+              file=sys.stderr)
+    else:
+        table = device.new_game(Start(SEAT_NAMES[: args.seats], args.rules))
+        game = table.game
+    autoplay = Autoplay(device, clock, args.seed)
+    app = CompanionApp(device, autoplay=autoplay,
+                       screenshot=Path(args.screenshot) if args.screenshot else None)
+    t0 = time.perf_counter()
+    app.run()
+    played = time.perf_counter() - t0
+    # Read the game back from the file: what is stored is what counts.
+    with Store(data, readonly=True) as store:
+        state = store.session(game).state
+    print(f"demo: game {game} in {data}; played in {played:.1f} s; "
+          f"{autoplay.figures.summary()}", file=sys.stderr)
+    if args.json:
+        print(json.dumps(to_json(state), ensure_ascii=False))
+    if state.phase is not Phase.GAME_OVER:
+        print("demo: the game did not reach its end", file=sys.stderr)
+        return EXIT_FAILURE
+    return EXIT_OK

@@ -1,0 +1,33 @@
+"""Kivy's options, set before Kivy is first imported (it reads them at import).
+
+Kept apart from ``ui.app`` so the command line can set them and only then
+import Kivy: ``KIVY_NO_ARGS`` keeps Kivy from eating our options, and the
+window size must be known before the window opens.
+"""
+
+from __future__ import annotations
+
+import os
+
+WIDTH, HEIGHT = 800, 480  # the official Raspberry Pi touchscreen
+
+
+def configure(*, fullscreen: bool = False, quiet: bool = False, fast: bool = False) -> None:
+    """Set Kivy up for the touchscreen; ``fast`` lifts the frame cap (the demo)."""
+    os.environ.setdefault("KIVY_NO_ARGS", "1")
+    # Kivy's default log mode swaps sys.stderr for its logger: our one-line
+    # errors and the demo's summary would vanish when the console log is off.
+    os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
+    if quiet:
+        os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
+        os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    from kivy.config import Config
+
+    Config.set("graphics", "width", str(WIDTH))
+    Config.set("graphics", "height", str(HEIGHT))
+    Config.set("graphics", "resizable", "0")
+    Config.set("graphics", "fullscreen", "auto" if fullscreen else "0")
+    Config.set("graphics", "maxfps", "0" if fast else "30")
+    Config.set("kivy", "exit_on_escape", "0")
+    # A mouse click is one touch; right clicks must not leave red multitouch dots.
+    Config.set("input", "mouse", "mouse,disable_multitouch")

@@ -1,0 +1,228 @@
+"""Widgets the screens share: a card face, the path of cards, a seat row, the chart.
+
+They hold display properties only; what they show comes from the presenters.
+Layout and looks are in ``widgets.kv``; the path's fitting and the chart's
+lines need arithmetic, so they are drawn here.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+from kivy.graphics import Color, Line, Rectangle
+from kivy.metrics import dp, sp
+from kivy.properties import (
+    BooleanProperty,
+    ColorProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
+from kivy.uix.behaviors import ButtonBehavior
+from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.label import Label
+from kivy.uix.widget import Widget
+
+from ui.presenters import CardFace, ChartView, PathCardView, SeatView
+
+CARD_ASPECT = 0.68  # width / height of a quest card
+MAX_CARD_HEIGHT = 150
+
+
+def fit_cards(n: int, width: float, height: float, gap: float) -> tuple[int, int, float, float]:
+    """Rows, columns and card size that show ``n`` cards as big as the area allows.
+
+    Why a search and not a fixed grid: 1 card should be big, 20 cards must
+    still fit an 800x480 screen; trying 1..6 rows and keeping the largest
+    card is cheap and always fits.
+
+    >>> fit_cards(3, 480, 250, 6)[:2]
+    (1, 3)
+    >>> rows, cols, w, h = fit_cards(20, 480, 250, 6); rows * cols >= 20 and h * rows <= 250
+    True
+    """
+    if n <= 0:
+        return 0, 0, 0.0, 0.0
+    best = (1, n, 0.0, 0.0)
+    for rows in range(1, 7):
+        cols = math.ceil(n / rows)
+        w_by_width = (width - gap * (cols - 1)) / cols
+        h_by_height = (height - gap * (rows - 1)) / rows
+        h = min(w_by_width / CARD_ASPECT, h_by_height, dp(MAX_CARD_HEIGHT))
+        if h > best[3]:
+            best = (rows, cols, h * CARD_ASPECT, h)
+    return best
+
+
+class CardFaceWidget(ButtonBehavior, Widget):
+    """One quest card drawn with Kivy: coloured face, big title, gems left."""
+
+    card = StringProperty("")
+    title = StringProperty("")
+    subtitle = StringProperty("")
+    left = StringProperty("")
+    note = StringProperty("")
+    bg = ColorProperty((0.5, 0.5, 0.5, 1))
+    fg = ColorProperty((1, 1, 1, 1))
+    faded = BooleanProperty(False)
+    index = NumericProperty(-1)
+
+    def show_face(self, face: CardFace) -> None:
+        self.card = face.card
+        self.title = face.title
+        self.subtitle = face.subtitle
+        self.bg = face.background
+        self.fg = face.text
+
+    def show(self, view: PathCardView) -> None:
+        self.show_face(view.face)
+        self.index = view.pos
+        self.left = view.left
+        self.note = view.note
+        self.faded = view.faded
+
+
+class PathGrid(Widget):
+    """The round's path: card widgets wrapped into rows and shrunk to fit."""
+
+    gap = NumericProperty(dp(6))
+    on_card = ObjectProperty(None, allownone=True)  # callback(pos)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._cards: list[CardFaceWidget] = []
+        self.bind(size=self._layout, pos=self._layout)
+
+    def show(self, views: Sequence[PathCardView]) -> None:
+        while len(self._cards) < len(views):
+            w = CardFaceWidget(size_hint=(None, None))
+            w.bind(on_release=self._tapped)
+            self._cards.append(w)
+            self.add_widget(w)
+        while len(self._cards) > len(views):
+            self.remove_widget(self._cards.pop())
+        for w, v in zip(self._cards, views, strict=True):
+            w.show(v)
+        self._layout()
+
+    def _tapped(self, w: CardFaceWidget) -> None:
+        if self.on_card is not None:
+            self.on_card(int(w.index))
+
+    def _layout(self, *args: Any) -> None:
+        n = len(self._cards)
+        rows, cols, cw, ch = fit_cards(n, self.width, self.height, self.gap)
+        if not n:
+            return
+        # Rows from the top; a short path is centred in its area.
+        total_w = cols * cw + (cols - 1) * self.gap if rows > 1 else n * cw + (n - 1) * self.gap
+        x0 = self.x + max(0.0, (self.width - total_w) / 2)
+        y_top = self.top - max(0.0, (self.height - (rows * ch + (rows - 1) * self.gap)) / 2)
+        for i, w in enumerate(self._cards):
+            r, c = divmod(i, cols)
+            w.size = (cw, ch)
+            w.pos = (x0 + c * (cw + self.gap), y_top - (r + 1) * ch - r * self.gap)
+
+    @property
+    def cards(self) -> list[CardFaceWidget]:
+        return list(self._cards)
+
+
+class SeatRow(BoxLayout):
+    """One seat: name, status, gems in hand, tent total, artifacts, choice light."""
+
+    name = StringProperty("")
+    colour = ColorProperty((1, 1, 1, 1))
+    status = StringProperty("")
+    status_key = StringProperty("in")
+    hand = StringProperty("")
+    banked = StringProperty("")
+    artifacts = StringProperty("")
+    choice = StringProperty("")
+    chosen = BooleanProperty(False)
+
+    def show(self, v: SeatView) -> None:
+        self.name = v.name
+        self.colour = v.colour
+        self.status = v.status
+        self.status_key = v.status_key
+        self.hand = v.hand
+        self.banked = v.banked
+        self.artifacts = v.artifacts
+        self.choice = v.choice
+        self.chosen = v.chosen
+
+
+class Chart(Widget):
+    """Banked total of each seat after each round: one line per seat, drawn with Kivy."""
+
+    series = ListProperty([])
+    colours = ListProperty([])
+    labels = ListProperty([])
+    top_value = NumericProperty(10)
+    rounds = NumericProperty(5)
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._texts: list[Label] = []
+        self.bind(
+            size=self._draw, pos=self._draw, series=self._draw, top_value=self._draw
+        )
+
+    def show(self, v: ChartView) -> None:
+        self.colours = list(v.colours)
+        self.labels = list(v.labels)
+        self.rounds = v.rounds
+        self.top_value = v.top
+        self.series = [list(s) for s in v.series]
+
+    def _label(self, text: str, x: float, y: float, anchor: str = "center") -> None:
+        lab = Label(text=text, font_size=sp(13), color=(0.85, 0.85, 0.85, 1))
+        lab.texture_update()
+        w, h = lab.texture_size
+        lab.size = (w, h)
+        lab.pos = (x - w if anchor == "right" else x - w / 2, y - h / 2)
+        self.add_widget(lab)
+        self._texts.append(lab)
+
+    def _draw(self, *args: Any) -> None:
+        self.canvas.after.clear()
+        for lab in self._texts:
+            self.remove_widget(lab)
+        self._texts = []
+        left, bottom = self.x + dp(34), self.y + dp(24)
+        w, h = self.width - dp(50), self.height - dp(34)
+        if w <= 0 or h <= 0:
+            return
+        top = max(1, int(self.top_value))
+        rounds = max(1, int(self.rounds))
+
+        def px(rnd: int, value: float) -> tuple[float, float]:
+            return left + w * rnd / rounds, bottom + h * value / top
+
+        with self.canvas.after:
+            Color(0.35, 0.35, 0.35, 1)
+            for k in range(6):
+                y = bottom + h * k / 5
+                Line(points=[left, y, left + w, y], width=1)
+            Color(0.8, 0.8, 0.8, 1)
+            Line(points=[left, bottom, left, bottom + h], width=1.2)
+            for i, values in enumerate(self.series):
+                colour = self.colours[i] if i < len(self.colours) else (1, 1, 1, 1)
+                Color(*colour)
+                points: list[float] = [*px(0, 0)]
+                for r, v in enumerate(values, start=1):
+                    points += px(r, v)
+                # A small offset per seat keeps equal lines apart.
+                off = dp(1.5) * (i - len(self.series) / 2)
+                points = [p + (off if k % 2 else 0) for k, p in enumerate(points)]
+                Line(points=points, width=dp(1.6))
+                for k in range(2, len(points), 2):
+                    Rectangle(pos=(points[k] - dp(3), points[k + 1] - dp(3)), size=(dp(6), dp(6)))
+        for k in range(6):
+            self._label(str(top * k // 5), left - dp(4), bottom + h * k / 5, "right")
+        for r in range(1, rounds + 1):
+            self._label(str(r), left + w * r / rounds, bottom - dp(12))
