@@ -24,18 +24,18 @@ from typing import Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")  # Kivy must never parse our options
 
-from kivy.app import App  # noqa: E402
-from kivy.clock import Clock  # noqa: E402
-from kivy.core.window import Window  # noqa: E402
-from kivy.lang import Builder  # noqa: E402
-from kivy.uix.screenmanager import NoTransition, ScreenManager  # noqa: E402
+from kivy.app import App
+from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.lang import Builder
+from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.engine import Phase  # noqa: E402
-from companion.events import Start  # noqa: E402
-from companion.i18n import _  # noqa: E402
-from companion.table import Table  # noqa: E402
-from companion.wiring import Device  # noqa: E402
-from ui import presenters  # noqa: E402
+from companion.engine import Phase
+from companion.events import Start
+from companion.i18n import _
+from companion.table import Table
+from companion.wiring import Device
+from ui import presenters
 
 _log = logging.getLogger(__name__)
 
