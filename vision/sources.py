@@ -106,12 +106,13 @@ class FrameSource:
             return self._frame
 
     def wait(self, after_seq: int = 0, timeout: float = 1.0) -> Frame | None:
-        """The newest frame with ``seq > after_seq``; None if none came within ``timeout``."""
+        """The newest frame with ``seq > after_seq``; None if none came within ``timeout``
+        (at once when the source is stopped or a file source has ended)."""
         deadline = time.monotonic() + timeout
         with self._lock:
             while self._frame is None or self._frame.seq <= after_seq:
                 left = deadline - time.monotonic()
-                if left <= 0 or self._stop.is_set():
+                if left <= 0 or self._stop.is_set() or self._ended:
                     return None
                 self._lock.wait(left)
             return self._frame
@@ -179,6 +180,8 @@ class FrameSource:
             if self.fps:
                 self._stop.wait(max(0.0, 1.0 / self.fps - (time.monotonic() - t0)))
         self._safe_close()
+        with self._lock:
+            self._lock.notify_all()
 
     def _safe_close(self) -> None:
         try:

@@ -1,0 +1,153 @@
+"""``incan-companion scan`` and ``stickers``; the sticker sheet scans back to every card."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+import zxingcpp
+
+from companion.cards import ALL_IDS
+from companion.cli import main
+from companion.describe import card_name
+from vision import render
+from vision.decode import Decoder
+from vision.render import Scene
+from vision.stickers import card_modules, label_size_mm
+
+
+def write(path: Path, scene: Scene) -> Path:
+    cv2.imwrite(str(path), render.render(scene))
+    return path
+
+
+def test_scan_json_prints_one_object_a_line(tmp_path: Path, capsys: pytest.CaptureFixture[str]
+                                            ) -> None:
+    a = write(tmp_path / "a.png", Scene(card="T11A", angle=33.0))
+    b = write(tmp_path / "b.jpg", Scene(card="SPIDER2", tilt=0.3, tilt_dir=80.0))
+    c = write(tmp_path / "c.png", Scene(sticker="https://example.com"))
+    d = write(tmp_path / "d.png", Scene())
+    assert main(["scan", "--json", str(a), str(b), str(c), str(d)]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(x["file"], x["card"]) for x in lines] == [
+        (str(a), "T11A"), (str(b), "SPIDER2"), (str(c), None), (str(d), None)]
+    assert all(isinstance(x["ms"], float) and x["ms"] >= 0 for x in lines)
+    assert lines[2]["foreign"] == ["https://example.com"]
+
+
+def test_scan_without_json_says_the_card_in_words(tmp_path: Path,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    a = write(tmp_path / "a.png", Scene(card="A3"))
+    assert main(["scan", str(a)]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith(f"{a}: A3 (artifact 3)")
+
+
+def test_scan_of_a_missing_or_unreadable_file_is_bad_input(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    good = write(tmp_path / "a.png", Scene(card="A3"))
+    assert main(["scan", str(good), str(tmp_path / "nope.png")]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert "nope.png" in captured.err and "Traceback" not in captured.err
+    text = tmp_path / "notes.png"
+    text.write_text("hello")
+    assert main(["scan", str(text)]) == 2
+    assert "not an image" in capsys.readouterr().err
+
+
+def test_the_vision_cli_module_imports_nothing_heavy() -> None:
+    heavy = ("cv2", "numpy", "zxingcpp", "pyzbar", "reportlab")
+    code = ("import sys, argparse, vision.cli\n"
+            "p = argparse.ArgumentParser(); vision.cli.register(p.add_subparsers())\n"
+            f"bad = [m for m in {heavy!r} if m in sys.modules]\n"
+            "print(bad); sys.exit(1 if bad else 0)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=False)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_scan_through_the_real_command(tmp_path: Path) -> None:
+    a = write(tmp_path / "a.png", Scene(card="ROCKS1"))
+    done = subprocess.run([sys.executable, "-m", "companion", "scan", "--json", str(a)],
+                          capture_output=True, text=True, check=False)
+    assert done.returncode == 0, done.stderr + done.stdout
+    assert json.loads(done.stdout)["card"] == "ROCKS1"
+
+
+# -- stickers ------------------------------------------------------------------------
+
+def test_every_card_sticker_is_a_version_1_symbol_of_its_payload() -> None:
+    for card in ALL_IDS:
+        mods = card_modules(card)
+        assert mods.shape == (21, 21)
+        img = np.pad(np.where(mods, 0, 255).astype(np.uint8), 4, constant_values=255)
+        img = cv2.resize(img, None, fx=8, fy=8, interpolation=cv2.INTER_NEAREST)
+        (code,) = zxingcpp.read_barcodes(img, formats=zxingcpp.BarcodeFormat.QRCode)
+        assert code.text == f"IG:{card}"
+        assert code.ec_level == "H"
+
+
+def pdf_pages(pdf: Path, dpi: int) -> list[np.ndarray]:
+    prefix = pdf.with_suffix("")
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", "-png", str(pdf), str(prefix)],
+                   check=True)
+    pages = sorted(pdf.parent.glob(prefix.name + "-*.png"))
+    return [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in pages]
+
+
+@pytest.mark.parametrize(("paper", "size"), [("a4", None), ("letter", "18"), ("a4", "40")])
+def test_the_sticker_sheet_scans_back_to_every_card(
+    tmp_path: Path, paper: str, size: str | None, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert shutil.which("pdftoppm"), "poppler-utils (pdftoppm) is needed to render the PDF"
+    pdf = tmp_path / "stickers.pdf"
+    args = ["stickers", "--out", str(pdf), "--paper", paper] + (["--size", size] if size else [])
+    assert main(args) == 0
+    assert "page" in capsys.readouterr().out
+    pages = pdf_pages(pdf, dpi=100)
+    want_page = (827, 1170) if paper == "a4" else (850, 1100)  # at 100 dpi
+    read: list[str] = []
+    decoder = Decoder(skip_unchanged=False)
+    for page in pages:
+        assert page.shape[::-1] == want_page
+        read += list(decoder.decode(page).cards)
+    assert sorted(read) == sorted(ALL_IDS)
+    assert len(read) == len(set(read))
+
+
+def test_each_sticker_reads_alone_and_carries_its_name(tmp_path: Path) -> None:
+    pdf = tmp_path / "s.pdf"
+    assert main(["stickers", "--out", str(pdf)]) == 0
+    text = subprocess.run(["pdftotext", "-layout", str(pdf), "-"], capture_output=True,
+                          text=True, check=True).stdout
+    for card in ALL_IDS:
+        assert card_name(card) in text and card in text
+    # Cut the stickers apart along the page's grey cut lines and read each one.
+    pages = pdf_pages(pdf, dpi=150)
+    alone: list[str] = []
+    w_mm, h_mm = label_size_mm(25.0)
+    for page in pages:
+        edges = (page < 235) & (page > 120)  # the light grey outlines
+        _n, _, stats, _ = cv2.connectedComponentsWithStats(edges.astype(np.uint8))
+        for x, y, w, h, _area in stats[1:]:
+            if abs(w - w_mm / 25.4 * 150) < 8 and abs(h - h_mm / 25.4 * 150) < 8:
+                crop = page[y : y + h, x : x + w]
+                got = zxingcpp.read_barcodes(crop, formats=zxingcpp.BarcodeFormat.QRCode)
+                alone += [g.text for g in got]
+    assert sorted(alone) == sorted(f"IG:{c}" for c in ALL_IDS)
+
+
+def test_bad_sticker_options_are_bad_input(tmp_path: Path,
+                                           capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["stickers", "--out", str(tmp_path / "x.pdf"), "--size", "5"]) == 2
+    assert "between" in capsys.readouterr().err
+    assert main(["stickers", "--out", str(tmp_path / "no" / "dir" / "x.pdf")]) == 2
+    assert "Traceback" not in capsys.readouterr().err
