@@ -57,7 +57,8 @@ def test_presenters_and_controller_load_no_kivy() -> None:
 def test_a_split_with_the_choice_open() -> None:
     s = play(4, "incan-gold", "T11A").state
     v = table_view(s, due=s.due, chosen={1})
-    assert v.heading == "Round 1 of 5 · Incan Gold"
+    assert v.heading == "Round 1 of 5"
+    assert v.rules == "Incan Gold"
     assert v.event == "11 split 4 ways: 2 each, 3 left on the card."
     assert v.pieces == "Gems for each: 0 × 10, 0 × 5, 2 × 1"  # noqa: RUF001
     assert v.prompt == "Torch or camp? Waiting for Ana, Cy and Dee."
@@ -145,7 +146,7 @@ def test_first_card_prompt_names_the_start_seat() -> None:
     assert prompt(s) == "Ana turns the first card."
     s = play(3, "incan-gold", "SPIDER1", [], "SPIDER2", "T1").state
     assert s.round == 2
-    assert table_view(s).heading == "Round 2 of 5 · Incan Gold"
+    assert table_view(s).heading == "Round 2 of 5"
 
 
 def test_card_faces() -> None:

@@ -36,7 +36,7 @@ class CardPicker(ModalView):
             grid.add_widget(w)
 
     def _picked(self, w: CardFaceWidget) -> None:
-        self.dismiss()
+        self.dismiss(animation=False)
         self._on_pick(w.card)
 
     @property

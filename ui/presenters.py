@@ -144,7 +144,8 @@ class SeatView:
 
 @dataclass(frozen=True)
 class TableView:
-    heading: str  # "Round 2 of 5 · Incan Gold"
+    heading: str  # "Round 2 of 5"
+    rules: str  # "Incan Gold"
     prompt: str  # what the table does now
     event: str  # what the last event did, in words
     pieces: str  # gem pieces to hand out, or ""
@@ -273,9 +274,8 @@ def table_view(
         status_parts.append(notice)
     waiting = [i for i in due if i not in chosen]
     return TableView(
-        heading=_("Round {round} of 5 · {rules}").format(
-            round=state.round, rules=rules_label(state.rules.name)
-        ),
+        heading=_("Round {round} of 5").format(round=state.round),
+        rules=rules_label(state.rules.name),
         prompt=prompt(state, waiting=waiting, countdown=countdown, held=held),
         event=last_event(state),
         pieces=payout_pieces(state),

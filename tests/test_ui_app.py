@@ -1,0 +1,306 @@
+"""The app on a real offscreen Kivy window: touches, the picker, undo, screenshots.
+
+One App per process (Kivy's rule), shared by every test here through a
+module-scoped fixture; the tests run in file order and each says what state
+it leaves. Screenshots go to ``out/screenshots/`` to be looked at.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ui.kivy_setup import configure
+
+configure(quiet=True, fast=True)
+
+from kivy.base import EventLoop  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+
+from companion.config import Config  # noqa: E402
+from companion.engine import Phase  # noqa: E402
+from companion.events import Draw, Reveal, Start  # noqa: E402
+from companion.wiring import build  # noqa: E402
+from ui.app import CompanionApp  # noqa: E402
+
+SHOTS = Path(__file__).resolve().parent.parent / "out" / "screenshots"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture(scope="module")
+def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CompanionApp]:
+    data = tmp_path_factory.mktemp("ui") / "games.sqlite"
+    clock = Clock()
+    device = build(
+        Config(countdown=1.0, data_file=data), clock=clock, seat_input="keyboard",
+        camera="none", data_file=data,
+    )
+    the_app = CompanionApp(device)
+    the_app.test_clock = clock  # type: ignore[attr-defined]
+    the_app._run_prepare()
+    frames(3)
+    yield the_app
+    the_app.stop()
+    frames(1)
+
+
+def frames(n: int = 2) -> None:
+    for _ in range(n):
+        EventLoop.idle()
+
+
+def tap(widget: Any) -> None:
+    """A real touch at the widget's centre, through the window."""
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    frames(2)
+
+
+def shot(app: CompanionApp, name: str) -> Path:
+    frames(3)
+    path = app.save_screenshot(SHOTS / f"{name}.png")
+    assert path.exists() and path.stat().st_size > 5000
+    return path
+
+
+def seat_texts(app: CompanionApp) -> list[tuple[str, str, str]]:
+    rows = list(reversed(app.table_screen.ids.seats.children))
+    return [(r.name, r.hand, r.banked) for r in rows]
+
+
+def find_button(root: Any, text: str) -> Any:
+    for w in root.walk():
+        if getattr(w, "text", None) == text and hasattr(w, "trigger_action"):
+            return w
+    raise AssertionError(f"no button {text!r}")
+
+
+# --- set-up ---------------------------------------------------------------------------
+
+
+def test_setup_screen_starts_a_game(app: CompanionApp) -> None:
+    assert app.sm is not None and app.sm.current == "setup"
+    setup = app.setup_screen
+    tap(find_button(setup, "+"))
+    assert setup.seat_count == 5
+    setup.ids.name0.text = "Ana"
+    setup.ids.name1.text = "Bo"
+    setup.ids.name2.text = "Cy"
+    setup.ids.name3.text = "Dee"
+    setup.ids.name4.text = "Dee"
+    tap(find_button(setup, "Start"))
+    assert setup.problem == "Two seats are called Dee."
+    setup.ids.name4.text = "Eli"
+    shot(app, "1-setup")
+    tap(find_button(setup, "Start"))
+    assert app.sm.current == "table"
+    assert app.table is not None
+    assert [s.name for s in app.table.state.seats] == ["Ana", "Bo", "Cy", "Dee", "Eli"]
+
+
+# --- the table: a scan, the payout, a fix by touch ------------------------------------------
+
+
+def test_a_scanned_card_shows_its_payout(app: CompanionApp) -> None:
+    table = app.table
+    assert table is not None
+    table.scan("T11A")
+    frames(2)
+    screen = app.table_screen
+    assert screen.event == "11 split 5 ways: 2 each, 1 left on the card."
+    assert screen.pieces == "Gems for each: 0 × 10, 0 × 5, 2 × 1"  # noqa: RUF001
+    assert seat_texts(app)[0] == ("Ana", "2", "0")
+    cards = screen.ids.path.cards
+    assert [c.title for c in cards] == ["11"] and cards[0].left == "1 left"
+
+
+def test_touch_a_path_card_pick_another_and_the_numbers_change(app: CompanionApp) -> None:
+    screen = app.table_screen
+    tap(screen.ids.path.cards[0])
+    picker = app.picker
+    assert picker is not None
+    assert picker.title == "Card 1 is really… (now: treasure 11)"
+    titles = [f.title for f in picker.faces]
+    assert "15" in titles and "11" in titles  # the other 11 (T11B) is possible
+    shot(app, "3-picker")
+    fifteen = next(f for f in picker.faces if f.title == "15")
+    tap(fifteen)
+    assert app.picker is None
+    assert app.table is not None
+    assert app.table.state.path[0].card == "T15"
+    assert screen.event == "15 split 5 ways: 3 each, 0 left on the card." or screen.event == (
+        "15 split 5 ways: 3 each."
+    )
+    assert seat_texts(app)[0] == ("Ana", "3", "0")
+
+
+def test_undo_button_takes_back_the_correction(app: CompanionApp) -> None:
+    tap(find_button(app.table_screen, "Undo"))
+    assert app.table is not None
+    assert app.table.state.path[0].card == "T11A"
+    assert seat_texts(app)[0] == ("Ana", "2", "0")
+
+
+def test_keys_choose_and_the_countdown_reveals(app: CompanionApp) -> None:
+    table = app.table
+    assert table is not None
+    clock: Clock = app.test_clock  # type: ignore[attr-defined]
+    for key in ("q", "2", "3", "4", "5"):  # Ana camps, the others go on
+        assert app.device.key(key)
+    frames(2)
+    assert app.table_screen.countdown == "1"
+    assert [r.chosen for r in reversed(app.table_screen.ids.seats.children)] == [True] * 5
+    shot(app, "2-table-countdown")
+    clock.now += 1.0
+    app._tick(0.1)  # what the app's interval does every 0.1 s
+    frames(2)
+    assert table.state.seats[0].banked == 3
+    assert app.table_screen.event == "Ana leaves: 1 from the path."
+    assert seat_texts(app)[0] == ("Ana", "0", "3")
+
+
+def test_entering_a_card_by_hand(app: CompanionApp) -> None:
+    tap(find_button(app.table_screen, "Enter card"))
+    picker = app.picker
+    assert picker is not None and picker.title == "Which card was turned?"
+    spiders = next(f for f in picker.faces if f.title == "Spiders")
+    tap(spiders)
+    assert app.table is not None
+    assert app.table.state.path[-1].card.startswith("SPIDER")
+    assert app.table_screen.event == "Spiders: nothing happens yet; a second one ends the round."
+
+
+def test_a_refused_card_is_a_notice_not_a_crash(app: CompanionApp) -> None:
+    assert app.table is not None
+    app.table.scan("T11A")  # already on the path, not the last card
+    frames(2)
+    assert "Treasure 11 (T11A) is already on the path." in app.table_screen.status
+
+
+def test_a_failing_adapter_shows_in_the_status_line(app: CompanionApp) -> None:
+    def broken(*args: object) -> None:
+        raise OSError("disk gone")
+
+    table = app.table
+    assert table is not None
+    original = table.store.append
+    table.store.append = broken  # type: ignore[method-assign]
+    try:
+        for key in ("2", "3", "4", "5"):
+            app.device.key(key)
+        app.test_clock.now += 1.0  # type: ignore[attr-defined]
+        app._tick(0.1)
+        frames(2)
+    finally:
+        table.store.append = original  # type: ignore[method-assign]
+    assert "Could not save the game, the step was not taken: disk gone" in (
+        app.table_screen.status
+    )
+    assert app.table_screen.status_colour == (1, 0.45, 0.4, 1)
+
+
+# --- a full table, the round end and the game end -------------------------------------------
+
+
+def full_path_game(app: CompanionApp) -> None:
+    names = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
+    table = app.device.new_game(Start(names, "incan-gold"))
+    app._attach(table)
+    cards = ["T1", "T2", "T3", "T4", "T5A", "T5B", "T7A", "T7B", "T9", "A1", "T11A", "SNAKE1",
+             "T11B", "T13", "SPIDER1", "T14", "MUMMY1", "T15", "FIRE1", "T17"]  # fmt: skip
+    for i, c in enumerate(cards):
+        table.enter_card(c)
+        if i < len(cards) - 1:
+            camp = [2] if c == "T5A" else [5] if c == "T11B" else []
+            assert table._accept(Reveal(tuple(camp)))
+    frames(3)
+
+
+def test_full_path_and_eight_seats_fit_and_draw_fast(app: CompanionApp) -> None:
+    full_path_game(app)
+    screen = app.table_screen
+    cards = screen.ids.path.cards
+    assert len(cards) == 20
+    area = screen.ids.path
+    for c in cards:  # every card inside the path area: no overflow
+        assert c.x >= area.x - 1 and c.right <= area.right + 1
+        assert c.y >= area.y - 1 and c.top <= area.top + 1
+    rows = list(screen.ids.seats.children)
+    assert len(rows) == 8 and all(r.height >= 24 for r in rows)
+    shot(app, "4-table-full")
+    # Frame time: new view models (hidden tents toggled, so every seat's text
+    # changes and its texture is rendered again) and a full redraw and flip.
+    times = []
+    window = EventLoop.window
+    for i in range(30):
+        t0 = time.perf_counter()
+        app.hidden_tents = bool(i % 2)
+        app.refresh()
+        EventLoop.idle()
+        window.dispatch("on_draw")
+        window.dispatch("on_flip")
+        times.append((time.perf_counter() - t0) * 1000)
+    app.hidden_tents = False
+    median = statistics.median(times)
+    print(f"\ntable frame with 20 cards and 8 seats: median {median:.1f} ms, max {max(times):.1f}")
+    assert median < 250
+
+
+def test_round_end_screen(app: CompanionApp) -> None:
+    table = app.table
+    assert table is not None
+    assert table._accept(Reveal(()))
+    table.enter_card("SNAKE2")  # second snakes: the round ends
+    frames(3)
+    assert app.sm is not None and app.sm.current == "round_end"
+    screen = app.round_end_screen
+    assert screen.heading == "Round 1 is over"
+    assert "Take one snakes card (SNAKE2) out of the game." in screen.todo
+    assert "Shuffle artifact 2 (A2) into the deck for round 2." in screen.todo
+    shot(app, "5-round-end")
+    tap(find_button(screen, "Show the table"))
+    assert app.sm.current == "table"
+
+
+def test_game_over_screen(app: CompanionApp) -> None:
+    table = app.table
+    assert table is not None
+    # Rounds 2 to 5: one card, everyone leaves.
+    for card in ("T3", "T4", "T5A", "T7A"):
+        table.enter_card(card)
+        assert table._accept(Reveal(tuple(table.state.due)))
+    frames(3)
+    assert table.state.phase is Phase.GAME_OVER
+    assert app.sm is not None and app.sm.current == "game_over"
+    screen = app.game_over_screen
+    assert screen.winners.startswith("Winner")
+    assert len(screen.ids.chart.series) == 8
+    assert all(len(s) == 5 for s in screen.ids.chart.series)
+    shot(app, "6-game-over")
+
+
+def test_hidden_tents_on_screen(app: CompanionApp) -> None:
+    app.hidden_tents = True
+    table = app.device.new_game(Start(("Ana", "Bo", "Cy"), "diamant"))
+    app._attach(table)
+    table.enter_card("T9")
+    table._accept(Reveal((0,)))
+    frames(2)
+    assert [b for _n, _h, b in seat_texts(app)] == ["•••", "•••", "•••"]
+    stored = app.device.store.events(table.game)
+    assert stored[-2:] == [Draw("T9"), Reveal((0,))]
+    app.hidden_tents = False
