@@ -141,6 +141,7 @@ class Scene:
     motion: float = 0.0  # motion blur length in pixels
     motion_dir: float = 0.0
     noise: float = 3.0  # sensor noise sigma, grey levels
+    gain: float = 1.0  # per-frame exposure flicker, applied after the cached render
     jpeg: int = 0  # JPEG quality, 0 = none
     brightness: float = 1.0
     contrast: float = 1.0
@@ -272,7 +273,9 @@ def render(scene: Scene) -> Image:
     Everything but the sensor noise and the JPEG step is cached per scene, so a
     card lying still costs little more than the noise of each new frame.
     """
-    frame = _clean(replace(scene, noise=0.0, noise_seed=0, jpeg=0))
+    frame = _clean(replace(scene, noise=0.0, noise_seed=0, jpeg=0, gain=1.0))
+    if scene.gain != 1.0:
+        frame = frame * np.float32(scene.gain)
     if scene.noise > 0:
         noise = np.empty(frame.shape, np.float32)
         cv2.setRNGSeed(scene.noise_seed % 2**31)

@@ -492,8 +492,7 @@ class VirtualTable(FrameSource):
             if self._script:
                 scene = self._script.pop(0)(scene)
             flicker = 1.0 + float(self._rng.normal(0, 0.01))
-            scene = replace(scene, noise_seed=int(self._rng.integers(0, 2**31)),
-                            brightness=scene.brightness * flicker)
+            scene = replace(scene, noise_seed=int(self._rng.integers(0, 2**31)), gain=flicker)
             self._frames += 1
         return self._render.render(scene)
 
