@@ -1,0 +1,313 @@
+#!/usr/bin/env bash
+# Installs the Incan Gold table companion on Raspberry Pi OS Bookworm (64-bit)
+# as a kiosk service. Run it as root from a checkout of the repository:
+#
+#     sudo deploy/install.sh            # install, or update after `git pull`
+#     deploy/install.sh --dry-run       # print every step, change nothing
+#
+# Safe to run again: every step checks first and does only what is missing.
+# An existing config file is never overwritten. See deploy/README.md.
+set -euo pipefail
+
+usage() {
+    cat <<EOF
+Usage: $0 [options]
+
+  --dry-run          print every step (the commands it would run), change nothing
+  --user NAME        the service's user (default: incan)
+  --prefix DIR       where the virtual environment goes (default: /opt/incan-companion)
+  --data-dir DIR     the app's only writable directory (default: /var/lib/incan-companion)
+  --config FILE      the config file (default: /etc/incan-companion/config.toml)
+  --source DIR       the checkout to install (default: this script's repository)
+  --keep-desktop     do not switch the default boot target to the console
+  --no-start         enable the service but do not (re)start it now
+  --no-apt           leave the Debian packages alone (installed some other way)
+  --force            go on although this is not Raspberry Pi OS Bookworm
+  --print-unit       print the systemd unit for these options and exit
+  -h, --help         this help
+EOF
+}
+
+DRY_RUN=0
+APP_USER=incan
+PREFIX=/opt/incan-companion
+DATA_DIR=/var/lib/incan-companion
+CONFIG=/etc/incan-companion/config.toml
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+KEEP_DESKTOP=0
+START=1
+APT=1
+FORCE=0
+PRINT_UNIT=0
+UNIT_NAME=incan-companion.service
+UNIT_DIR=/etc/systemd/system
+GROUPS_NEEDED=(gpio video input render)
+# Debian's own Python: its dist-packages hold picamera2 and lgpio, which the
+# venv must see (a Python from elsewhere on PATH would not).
+SYSTEM_PYTHON=/usr/bin/python3
+
+# Debian packages. python3-picamera2 and python3-lgpio come from Debian so the
+# venv sees them through --system-site-packages; libzbar0 is pyzbar's decoder;
+# libmtdev1 Kivy's touch input; the GL/EGL/GBM/DRM libraries are what the
+# SDL2 bundled in Kivy's wheel loads to draw on KMS/DRM without a desktop;
+# fonts-droid-fallback has the Japanese glyphs.
+APT_PACKAGES=(
+    python3 python3-venv python3-pip
+    python3-picamera2 python3-lgpio
+    libzbar0 libmtdev1
+    libgl1 libegl1 libgles2 libgbm1 libdrm2
+    fonts-droid-fallback
+)
+
+die() {
+    echo "install.sh: $*" >&2
+    exit 1
+}
+
+need_value() {
+    if [ $# -lt 2 ] || [ -z "$2" ]; then
+        die "$1 needs a value"
+    fi
+}
+
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --dry-run) DRY_RUN=1 ;;
+        --user) need_value "$@"; APP_USER=$2; shift ;;
+        --prefix) need_value "$@"; PREFIX=$2; shift ;;
+        --data-dir) need_value "$@"; DATA_DIR=$2; shift ;;
+        --config) need_value "$@"; CONFIG=$2; shift ;;
+        --source) need_value "$@"; SOURCE=$2; shift ;;
+        --keep-desktop) KEEP_DESKTOP=1 ;;
+        --no-start) START=0 ;;
+        --no-apt) APT=0 ;;
+        --force) FORCE=1 ;;
+        --print-unit) PRINT_UNIT=1 ;;
+        -h | --help) usage; exit 0 ;;
+        *) usage >&2; die "unknown option: $1" ;;
+    esac
+    shift
+done
+
+[[ "$APP_USER" =~ ^[a-z_][a-z0-9_-]*$ ]] || die "--user: not a valid user name: $APP_USER"
+for path in "$PREFIX" "$DATA_DIR" "$CONFIG"; do
+    [[ "$path" =~ ^/[A-Za-z0-9._/+-]+$ ]] \
+        || die "paths must be absolute, of letters, digits and . _ - + / only: $path"
+done
+
+VENV=$PREFIX/venv
+KIVY_HOME_DIR=$DATA_DIR/kivy
+CONFIG_DIR=$(dirname "$CONFIG")
+DEPLOY=$SOURCE/deploy
+
+# The unit in deploy/ holds the default paths; these options replace them.
+# Markers first, so that one new path holding another default is not replaced twice.
+render_unit() {
+    sed -e "s#/etc/incan-companion/config.toml#@CONFIG@#g" \
+        -e "s#/opt/incan-companion#@PREFIX@#g" \
+        -e "s#/var/lib/incan-companion#@DATA@#g" \
+        -e "s#^User=incan\$#User=@USER@#" \
+        -e "s#^Group=incan\$#Group=@USER@#" \
+        -e "s#@CONFIG@#${CONFIG}#g" \
+        -e "s#@PREFIX@#${PREFIX}#g" \
+        -e "s#@DATA@#${DATA_DIR}#g" \
+        -e "s#@USER@#${APP_USER}#g" \
+        "$DEPLOY/incan-companion.service"
+}
+
+if [ "$PRINT_UNIT" = 1 ]; then
+    render_unit
+    exit 0
+fi
+
+step() {
+    echo "==> $*"
+}
+
+# Runs a command, or in a dry run prints it (shell-quoted) instead.
+run() {
+    if [ "$DRY_RUN" = 1 ]; then
+        printf '+'
+        printf ' %q' "$@"
+        printf '\n'
+    else
+        "$@"
+    fi
+}
+
+skip() {
+    echo "    already done: $*"
+}
+
+# --- checks -----------------------------------------------------------------
+
+step "checking the machine"
+if [ ! -f "$SOURCE/pyproject.toml" ] || [ ! -d "$SOURCE/companion" ]; then
+    die "$SOURCE is not a checkout of incan-companion (use --source)"
+fi
+if [ "$DRY_RUN" = 0 ] && [ "$(id -u)" != 0 ]; then
+    die "run it as root (sudo $0), or with --dry-run to see the steps"
+fi
+# shellcheck source=/dev/null
+codename=$( (. /etc/os-release && echo "${VERSION_CODENAME:-}") 2>/dev/null || true)
+model=$( { tr -d '\0' </proc/device-tree/model; } 2>/dev/null || true)
+echo "    system: ${codename:-unknown} ${model:-(not a Raspberry Pi)}"
+if [ "$codename" != bookworm ] || [[ "$model" != *"Raspberry Pi"* ]]; then
+    if [ "$DRY_RUN" = 1 ] || [ "$FORCE" = 1 ]; then
+        echo "    note: not Raspberry Pi OS Bookworm on a Raspberry Pi; going on"
+    else
+        die "this is not Raspberry Pi OS Bookworm on a Raspberry Pi (--force to go on)"
+    fi
+fi
+
+# --- Debian packages --------------------------------------------------------
+
+step "Debian packages: ${APT_PACKAGES[*]}"
+missing=()
+for pkg in "${APT_PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" || missing+=("$pkg")
+done
+if [ "$APT" = 0 ]; then
+    echo "    skipped (--no-apt); missing: ${missing[*]:-none}"
+elif [ ${#missing[@]} -eq 0 ]; then
+    skip "all installed"
+else
+    echo "    missing: ${missing[*]}"
+    run apt-get update
+    run env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+        "${APT_PACKAGES[@]}"
+fi
+
+# --- user and groups --------------------------------------------------------
+
+step "user $APP_USER in groups ${GROUPS_NEEDED[*]}"
+for group in "${GROUPS_NEEDED[@]}"; do
+    if getent group "$group" >/dev/null; then
+        skip "group $group exists"
+    else
+        run groupadd --system "$group"
+    fi
+done
+if getent passwd "$APP_USER" >/dev/null; then
+    skip "user $APP_USER exists"
+else
+    run useradd --system --user-group --home-dir "$DATA_DIR" --no-create-home \
+        --shell /usr/sbin/nologin --comment "Incan Gold table companion" "$APP_USER"
+fi
+member_of=" $(id -nG "$APP_USER" 2>/dev/null || true) "
+for group in "${GROUPS_NEEDED[@]}"; do
+    if [[ "$member_of" == *" $group "* ]]; then
+        skip "$APP_USER is in $group"
+    else
+        run usermod --append --groups "$group" "$APP_USER"
+    fi
+done
+
+# --- virtual environment and the app ----------------------------------------
+
+step "virtual environment $VENV (--system-site-packages) with the app from $SOURCE"
+if [ "$DRY_RUN" = 0 ] && ! "$SYSTEM_PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
+    die "$SYSTEM_PYTHON must be Python 3.11 or newer"
+fi
+if [ -x "$VENV/bin/python" ]; then
+    if grep -qs '^include-system-site-packages *= *true' "$VENV/pyvenv.cfg"; then
+        skip "$VENV exists and sees the system packages"
+    else
+        die "$VENV exists without --system-site-packages (picamera2 and lgpio would be missing); remove it and run again"
+    fi
+else
+    run install -d -m 0755 "$PREFIX"
+    run "$SYSTEM_PYTHON" -m venv --system-site-packages "$VENV"
+fi
+if [ -x "$SOURCE/scripts/build-translations.sh" ]; then
+    run "$SOURCE/scripts/build-translations.sh"
+fi
+# Dependencies (pip skips what is there), then the app itself even when its
+# version number did not change, so an update after `git pull` lands.
+run "$VENV/bin/python" -m pip install --disable-pip-version-check \
+    --constraint "$DEPLOY/constraints-pi.txt" "$SOURCE"
+run "$VENV/bin/python" -m pip install --disable-pip-version-check \
+    --no-deps --force-reinstall "$SOURCE"
+run install -m 0644 "$DEPLOY/README.md" "$PREFIX/README.md"
+
+# --- config, data, Kivy -----------------------------------------------------
+
+step "config file $CONFIG"
+if [ -e "$CONFIG" ]; then
+    skip "$CONFIG exists: kept as it is"
+else
+    run install -d -m 0755 "$CONFIG_DIR"
+    run install -m 0644 "$DEPLOY/config.example.toml" "$CONFIG"
+fi
+# A bad file stops the service with a message naming the key: say it now.
+CHECK_CONFIG='import sys
+from pathlib import Path
+from companion.config import ConfigError, load
+try:
+    c = load(Path(sys.argv[1]))
+except ConfigError as e:
+    sys.exit(f"install.sh: {e}")
+print(f"    config ok: rules {c.rules}, {c.seats} seats, camera {c.camera.source}")'
+if [ "$DRY_RUN" = 1 ]; then
+    echo "+ $VENV/bin/python -c 'companion.config.load($CONFIG)'  # check it, name any bad key"
+else
+    "$VENV/bin/python" -c "$CHECK_CONFIG" "$CONFIG"
+fi
+
+step "data directory $DATA_DIR (the only place the app writes)"
+run install -d -o "$APP_USER" -g "$APP_USER" -m 0750 "$DATA_DIR"
+run install -d -o "$APP_USER" -g "$APP_USER" -m 0750 "$KIVY_HOME_DIR"
+
+step "Kivy input config (one touch per tap on the official display): $KIVY_HOME_DIR/config.ini"
+if cmp -s "$DEPLOY/kivy-config.ini" "$KIVY_HOME_DIR/config.ini"; then
+    skip "$KIVY_HOME_DIR/config.ini is current"
+else
+    run install -o "$APP_USER" -g "$APP_USER" -m 0644 \
+        "$DEPLOY/kivy-config.ini" "$KIVY_HOME_DIR/config.ini"
+fi
+
+# --- service ----------------------------------------------------------------
+
+step "service $UNIT_NAME"
+unit_path=$UNIT_DIR/$UNIT_NAME
+if [ -f "$unit_path" ] && cmp -s <(render_unit) "$unit_path"; then
+    skip "$unit_path is current"
+elif [ "$DRY_RUN" = 1 ]; then
+    echo "+ render $DEPLOY/incan-companion.service > $unit_path"
+else
+    tmp=$(mktemp)
+    render_unit >"$tmp"
+    install -m 0644 "$tmp" "$unit_path"
+    rm -f "$tmp"
+fi
+systemd_running=0
+if [ -d /run/systemd/system ]; then
+    systemd_running=1
+    run systemctl daemon-reload
+fi
+if systemctl is-enabled --quiet "$UNIT_NAME" 2>/dev/null; then
+    skip "$UNIT_NAME is enabled"
+else
+    run systemctl enable "$UNIT_NAME"
+fi
+if [ "$KEEP_DESKTOP" = 0 ]; then
+    if [ "$(systemctl get-default 2>/dev/null || true)" = graphical.target ]; then
+        echo "    the desktop would hold the display: booting to the console instead"
+        run systemctl set-default multi-user.target
+    else
+        skip "boot target is not the desktop"
+    fi
+fi
+if [ "$START" = 1 ]; then
+    if [ "$systemd_running" = 1 ]; then
+        run systemctl restart "$UNIT_NAME"
+    else
+        echo "    systemd is not running here: the service starts on the next boot"
+    fi
+fi
+
+step "done"
+echo "    logs: journalctl -u ${UNIT_NAME%.service} -f"
+if [ "$DRY_RUN" = 1 ]; then
+    echo "    (dry run: nothing was changed)"
+fi

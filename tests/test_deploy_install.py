@@ -1,0 +1,278 @@
+"""deploy/install.sh: syntax, --dry-run prints every step and changes nothing.
+
+The dry run is run as whoever runs the tests (root or not), with every path
+pointed into a temporary folder, so the checks it makes ("does the config
+exist?") are about files the test controls.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+INSTALL = ROOT / "deploy" / "install.sh"
+PACKAGES = (
+    "python3-picamera2",
+    "python3-lgpio",
+    "libzbar0",
+    "libmtdev1",
+    "python3-venv",
+    "libgl1",
+    "libegl1",
+    "libgles2",
+    "libgbm1",
+    "libdrm2",
+)
+
+
+def paths(tmp: Path) -> dict[str, Path]:
+    return {
+        "prefix": tmp / "opt" / "incan-companion",
+        "data": tmp / "var" / "lib" / "incan-companion",
+        "config": tmp / "etc" / "incan-companion" / "config.toml",
+    }
+
+
+def dry_run(tmp: Path, *extra: str, user: str = "incan") -> subprocess.CompletedProcess[str]:
+    p = paths(tmp)
+    return subprocess.run(
+        [
+            "bash",
+            str(INSTALL),
+            "--dry-run",
+            "--user",
+            user,
+            "--prefix",
+            str(p["prefix"]),
+            "--data-dir",
+            str(p["data"]),
+            "--config",
+            str(p["config"]),
+            *extra,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def snapshot(folder: Path) -> dict[str, bytes]:
+    return {
+        str(f.relative_to(folder)): f.read_bytes() for f in sorted(folder.rglob("*")) if f.is_file()
+    }
+
+
+def test_the_script_parses_and_is_executable() -> None:
+    result = subprocess.run(["bash", "-n", str(INSTALL)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    assert os.access(INSTALL, os.X_OK)
+    text = INSTALL.read_text(encoding="utf-8")
+    assert text.startswith("#!/usr/bin/env bash\n")
+    assert "set -euo pipefail" in text
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is not installed")
+def test_shellcheck_is_clean() -> None:
+    result = subprocess.run(["shellcheck", str(INSTALL)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_dry_run_prints_every_step(tmp_path: Path) -> None:
+    result = dry_run(tmp_path, user="incan-test-nobody")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    p = paths(tmp_path)
+    lines = out.splitlines()
+    commands = [line for line in lines if line.startswith("+ ")]
+
+    # Debian packages: either all there already, or one apt-get install naming every one.
+    apt = [c for c in commands if "apt-get install" in c]
+    if apt:
+        assert "+ apt-get update" in commands
+        assert len(apt) == 1
+        assert "--no-install-recommends" in apt[0]
+        for package in PACKAGES:
+            assert f" {package}" in apt[0], package
+    else:
+        assert "    already done: all installed" in lines
+
+    # The user does not exist: it is created as a system user, then put in the groups.
+    user_add = [c for c in commands if c.startswith("+ useradd ")]
+    assert user_add == [
+        "+ useradd --system --user-group --home-dir "
+        f"{p['data']} --no-create-home --shell /usr/sbin/nologin "
+        "--comment Incan\\ Gold\\ table\\ companion incan-test-nobody"
+    ]
+    for group in ("gpio", "video", "input", "render"):
+        assert f"+ usermod --append --groups {group} incan-test-nobody" in commands
+
+    venv = p["prefix"] / "venv"
+    assert f"+ /usr/bin/python3 -m venv --system-site-packages {venv}" in commands
+    pip = [c for c in commands if " -m pip install " in c]
+    assert pip[0] == (
+        f"+ {venv}/bin/python -m pip install --disable-pip-version-check "
+        f"--constraint {ROOT}/deploy/constraints-pi.txt {ROOT}"
+    )
+    assert pip[1] == (
+        f"+ {venv}/bin/python -m pip install --disable-pip-version-check "
+        f"--no-deps --force-reinstall {ROOT}"
+    )
+
+    assert f"+ install -d -m 0755 {p['config'].parent}" in commands
+    assert f"+ install -m 0644 {ROOT}/deploy/config.example.toml {p['config']}" in commands
+    assert any(c.startswith(f"+ {venv}/bin/python -c 'companion.config.load(") for c in commands)
+    assert (
+        f"+ install -d -o incan-test-nobody -g incan-test-nobody -m 0750 {p['data']}" in commands
+    )
+    kivy_home = p["data"] / "kivy"
+    assert (
+        f"+ install -o incan-test-nobody -g incan-test-nobody -m 0644 "
+        f"{ROOT}/deploy/kivy-config.ini {kivy_home}/config.ini"
+    ) in commands
+    assert (
+        f"+ render {ROOT}/deploy/incan-companion.service > "
+        "/etc/systemd/system/incan-companion.service"
+    ) in commands or "already done: /etc/systemd/system/incan-companion.service is current" in out
+    assert (
+        "+ systemctl enable incan-companion.service" in commands
+        or "already done: incan-companion.service is enabled" in out
+    )
+    assert lines[-1] == "    (dry run: nothing was changed)"
+
+    # The steps come in this order.
+    order = [
+        out.index("==> Debian packages"),
+        out.index("+ useradd "),
+        out.index(" -m venv --system-site-packages "),
+        out.index(" -m pip install "),
+        out.index("==> config file"),
+        out.index("==> data directory"),
+        out.index("==> Kivy input config"),
+        out.index("==> service incan-companion.service"),
+    ]
+    assert order == sorted(order)
+
+
+def test_dry_run_changes_nothing(tmp_path: Path) -> None:
+    (tmp_path / "marker").write_text("x", encoding="utf-8")
+    before = snapshot(tmp_path)
+    result = dry_run(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert snapshot(tmp_path) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["marker"]
+
+
+def test_an_existing_config_is_kept(tmp_path: Path) -> None:
+    config = paths(tmp_path)["config"]
+    config.parent.mkdir(parents=True)
+    config.write_text("[game]\nseats = 6\n", encoding="utf-8")
+    result = dry_run(tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert f"already done: {config} exists: kept as it is" in result.stdout
+    assert "config.example.toml" not in result.stdout
+    assert config.read_text(encoding="utf-8") == "[game]\nseats = 6\n"
+
+
+def test_an_existing_user_and_current_kivy_config_are_skipped(tmp_path: Path) -> None:
+    kivy_home = paths(tmp_path)["data"] / "kivy"
+    kivy_home.mkdir(parents=True)
+    shutil.copy(ROOT / "deploy" / "kivy-config.ini", kivy_home / "config.ini")
+    result = dry_run(tmp_path, user="root")
+    assert result.returncode == 0, result.stderr
+    assert "already done: user root exists" in result.stdout
+    assert "useradd" not in result.stdout
+    assert f"already done: {kivy_home}/config.ini is current" in result.stdout
+
+
+def test_dry_run_works_without_root() -> None:
+    if os.geteuid() != 0:
+        return  # the other dry-run tests already ran without root
+    nobody = shutil.which("setpriv")
+    if nobody is None:
+        pytest.skip("setpriv is not available to drop root")
+    result = subprocess.run(
+        [nobody, "--reuid=65534", "--regid=65534", "--clear-groups",
+         "bash", str(INSTALL), "--dry-run", "--no-apt"],
+        capture_output=True, text=True, timeout=60, check=False, cwd="/",
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    assert "(dry run: nothing was changed)" in result.stdout
+
+
+def test_a_real_run_needs_root() -> None:
+    if os.geteuid() == 0:
+        setpriv = shutil.which("setpriv")
+        if setpriv is None:
+            pytest.skip("setpriv is not available to drop root")
+        prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
+    else:
+        prefix = []
+    result = subprocess.run(
+        [*prefix, "bash", str(INSTALL), "--force"],
+        capture_output=True, text=True, timeout=60, check=False, cwd="/",
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "run it as root" in result.stderr
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--bogus"], "unknown option: --bogus"),
+        (["--user"], "--user needs a value"),
+        (["--user", "Bad User"], "not a valid user name"),
+        (["--prefix", "relative/path"], "paths must be absolute"),
+        (["--data-dir", "/var/lib/with space"], "paths must be absolute"),
+        (["--source", "/nonexistent"], "is not a checkout of incan-companion"),
+    ],
+)
+def test_bad_options_are_refused(args: list[str], message: str) -> None:
+    result = subprocess.run(
+        ["bash", str(INSTALL), "--dry-run", *args],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert message in result.stderr
+    assert "+ " not in result.stdout
+
+
+def test_print_unit_uses_the_options(tmp_path: Path) -> None:
+    result = subprocess.run(
+        ["bash", str(INSTALL), "--print-unit", "--user", "kiosk", "--prefix", "/srv/ig",
+         "--data-dir", "/srv/ig-data", "--config", "/srv/ig.toml"],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    unit = result.stdout
+    assert "User=kiosk\n" in unit and "Group=kiosk\n" in unit
+    assert "ExecStart=/srv/ig/venv/bin/incan-companion run --fullscreen\n" in unit
+    assert "Environment=INCAN_CONFIG=/srv/ig.toml\n" in unit
+    assert "Environment=INCAN_DATA=/srv/ig-data/games.sqlite\n" in unit
+    assert "Environment=KIVY_HOME=/srv/ig-data/kivy\n" in unit
+    assert "ReadWritePaths=/srv/ig-data\n" in unit
+    for default in ("/opt/incan-companion", "/var/lib/incan-companion", "/etc/incan-companion"):
+        assert default not in unit
+    assert "User=incan\n" not in unit
+
+
+def test_print_unit_with_defaults_is_the_file_in_deploy() -> None:
+    result = subprocess.run(
+        ["bash", str(INSTALL), "--print-unit"], capture_output=True, text=True, check=True
+    )
+    assert result.stdout == (ROOT / "deploy" / "incan-companion.service").read_text("utf-8")
+
+
+def test_a_data_dir_inside_the_prefix_is_not_replaced_twice() -> None:
+    result = subprocess.run(
+        ["bash", str(INSTALL), "--print-unit", "--prefix", "/var/lib/incan-companion/app",
+         "--data-dir", "/opt/incan-companion/data"],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    unit = result.stdout
+    assert "ExecStart=/var/lib/incan-companion/app/venv/bin/incan-companion run" in unit
+    assert "ReadWritePaths=/opt/incan-companion/data\n" in unit

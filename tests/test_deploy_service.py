@@ -1,0 +1,241 @@
+"""deploy/incan-companion.service and deploy/kivy-config.ini.
+
+The unit is read key by key (systemd allows a key more than once, so this is
+not configparser) and checked for what the issue asks: full screen on boot
+through KMS/DRM, restart on failure, its own user, hardening, lgpio named.
+Where ``systemd-analyze`` exists, it must accept the unit with no warning.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+UNIT = ROOT / "deploy" / "incan-companion.service"
+KIVY_INI = ROOT / "deploy" / "kivy-config.ini"
+INSTALL = ROOT / "deploy" / "install.sh"
+
+
+def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
+    sections: dict[str, dict[str, list[str]]] = {}
+    current: dict[str, list[str]] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", ";")):
+            continue
+        if line.startswith("[") and line.endswith("]"):
+            current = sections.setdefault(line[1:-1], {})
+            continue
+        assert current is not None, f"key outside a section: {line}"
+        assert "=" in line, f"not a key=value line: {line}"
+        key, value = line.split("=", 1)
+        current.setdefault(key.strip(), []).append(value.strip())
+    return sections
+
+
+@pytest.fixture(scope="module")
+def unit() -> dict[str, dict[str, list[str]]]:
+    return parse_unit(UNIT.read_text(encoding="utf-8"))
+
+
+def environment(unit: dict[str, dict[str, list[str]]]) -> dict[str, str]:
+    env: dict[str, str] = {}
+    for value in unit["Service"]["Environment"]:
+        for item in value.split():
+            key, _, val = item.partition("=")
+            env[key] = val
+    return env
+
+
+def one(unit: dict[str, dict[str, list[str]]], section: str, key: str) -> str:
+    values = unit[section][key]
+    assert len(values) == 1, f"{key} is set {len(values)} times"
+    return values[0]
+
+
+def test_sections(unit: dict[str, dict[str, list[str]]]) -> None:
+    assert list(unit) == ["Unit", "Service", "Install"]
+    assert one(unit, "Install", "WantedBy") == "multi-user.target"
+
+
+def test_starts_the_app_full_screen_as_its_user(unit: dict[str, dict[str, list[str]]]) -> None:
+    assert one(unit, "Service", "ExecStart") == (
+        "/opt/incan-companion/venv/bin/incan-companion run --fullscreen"
+    )
+    assert one(unit, "Service", "User") == "incan"
+    assert one(unit, "Service", "Group") == "incan"
+    assert one(unit, "Service", "SupplementaryGroups").split() == [
+        "gpio",
+        "video",
+        "input",
+        "render",
+    ]
+    assert one(unit, "Service", "WorkingDirectory") == "/var/lib/incan-companion"
+
+
+def test_restarts_on_failure_but_not_for_a_bad_config(
+    unit: dict[str, dict[str, list[str]]],
+) -> None:
+    assert one(unit, "Service", "Restart") == "on-failure"
+    assert float(one(unit, "Service", "RestartSec")) > 0
+    # Exit status 2 is "bad input" (CONTRACTS.md §5): a bad config file.
+    assert one(unit, "Service", "RestartPreventExitStatus") == "2"
+    assert one(unit, "Unit", "StartLimitIntervalSec") == "0"
+
+
+def test_environment(unit: dict[str, dict[str, list[str]]]) -> None:
+    env = environment(unit)
+    assert env["GPIOZERO_PIN_FACTORY"] == "lgpio"
+    assert env["KIVY_WINDOW"] == "sdl2"
+    assert env["SDL_VIDEODRIVER"] == "kmsdrm"
+    assert env["INCAN_CONFIG"] == "/etc/incan-companion/config.toml"
+    assert env["INCAN_DATA"] == "/var/lib/incan-companion/games.sqlite"
+    assert env["KIVY_HOME"] == "/var/lib/incan-companion/kivy"
+    assert env["KIVY_NO_ARGS"] == "1"
+    assert env["HOME"] == "/var/lib/incan-companion"
+    # Everything the app writes lies in the one writable directory (or /tmp).
+    writable = one(unit, "Service", "ReadWritePaths")
+    for key in ("INCAN_DATA", "KIVY_HOME", "HOME"):
+        assert env[key].startswith(writable), key
+    assert env["LG_WD"] == "/tmp"
+
+
+def test_hardening(unit: dict[str, dict[str, list[str]]]) -> None:
+    service = unit["Service"]
+    for key, value in {
+        "NoNewPrivileges": "yes",
+        "ProtectSystem": "strict",
+        "ReadWritePaths": "/var/lib/incan-companion",
+        "PrivateTmp": "yes",
+        "ProtectHome": "yes",
+        "ProtectKernelTunables": "yes",
+        "ProtectKernelModules": "yes",
+        "ProtectControlGroups": "yes",
+        "RestrictSUIDSGID": "yes",
+        "LockPersonality": "yes",
+        "DevicePolicy": "closed",
+    }.items():
+        assert service.get(key) == [value], key
+    # No root, no PrivateDevices (it would hide the display, camera and GPIO).
+    assert "PrivateDevices" not in service
+    assert one(unit, "Service", "User") != "root"
+
+
+def test_devices_the_app_needs_are_allowed(unit: dict[str, dict[str, list[str]]]) -> None:
+    allowed = {v.split()[0]: v.split()[1] for v in unit["Service"]["DeviceAllow"]}
+    for device in ("char-drm", "char-input", "char-gpiochip", "char-video4linux", "char-media"):
+        assert allowed.get(device) == "rw", device
+    assert "char-vchiq" in allowed and "char-dma_heap" in allowed
+
+
+def test_systemd_analyze_accepts_the_rendered_unit(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed here")
+    # The unit as install.sh writes it, pointing at a prefix that exists here
+    # (verify checks that ExecStart's program is executable).
+    prefix = tmp_path / "opt"
+    program = prefix / "venv" / "bin" / "incan-companion"
+    program.parent.mkdir(parents=True)
+    program.write_text("#!/bin/sh\nexit 0\n", encoding="utf-8")
+    program.chmod(0o755)
+    rendered = subprocess.run(
+        ["bash", str(INSTALL), "--print-unit", "--prefix", str(prefix),
+         "--data-dir", str(tmp_path / "data")],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    unit_file = tmp_path / "incan-companion.service"
+    unit_file.write_text(rendered, encoding="utf-8")
+    result = subprocess.run(
+        [analyze, "verify", "--man=no", str(unit_file)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    if result.returncode != 0 and "Failed to " in result.stderr and "bus" in result.stderr.lower():
+        pytest.skip(f"systemd-analyze cannot run here: {result.stderr.strip()}")
+    assert result.returncode == 0, result.stderr
+    # verify exits 0 on unknown keys and bad values, but names them: none allowed.
+    assert result.stderr.strip() == "", result.stderr
+    assert result.stdout.strip() == ""
+
+
+def test_systemd_analyze_would_notice_a_typo(tmp_path: Path) -> None:
+    """The check above is only worth something if verify speaks up on a mistake."""
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed here")
+    unit_file = tmp_path / "incan-companion.service"
+    text = UNIT.read_text(encoding="utf-8")
+    program = "/opt/incan-companion/venv/bin/incan-companion"
+    text = text.replace(f"ExecStart={program}", "ExecStart=/bin/true")
+    unit_file.write_text(text.replace("ProtectSystem=strict", "ProtectSytem=strict"), "utf-8")
+    result = subprocess.run(
+        [analyze, "verify", "--man=no", str(unit_file)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert "Unknown key 'ProtectSytem'" in result.stderr
+
+
+# -- Kivy's config ---------------------------------------------------------------
+
+
+def kivy_config_in(home: Path) -> dict[str, dict[str, str]]:
+    """What Kivy makes of config.ini in KIVY_HOME, in a fresh interpreter."""
+    code = (
+        "import json\n"
+        "from kivy.config import Config\n"
+        "print(json.dumps({s: dict(Config.items(s)) for s in Config.sections()}))\n"
+    )
+    env = {
+        **os.environ,
+        "KIVY_HOME": str(home),
+        "KIVY_NO_ARGS": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_NO_FILELOG": "1",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60,
+        check=True,
+    )  # fmt: skip
+    import json
+
+    parsed: dict[str, dict[str, str]] = json.loads(result.stdout.strip().splitlines()[-1])
+    return parsed
+
+
+def test_kivy_reads_one_touch_provider_and_keeps_the_file(tmp_path: Path) -> None:
+    home = tmp_path / "kivy"
+    home.mkdir()
+    shutil.copy(KIVY_INI, home / "config.ini")
+    before = (home / "config.ini").read_bytes()
+    config = kivy_config_in(home)
+    # One provider: SDL2's touches arrive as mouse events; no probesysfs
+    # provider reading the same touchscreen a second time.
+    assert config["input"] == {"mouse": "mouse,disable_multitouch"}
+    assert config["graphics"]["fullscreen"] == "auto"
+    assert (config["graphics"]["width"], config["graphics"]["height"]) == ("800", "480")
+    assert config["graphics"]["show_cursor"] == "0"
+    assert config["kivy"]["exit_on_escape"] == "0"
+    assert config["kivy"]["log_enable"] == "0"
+    # Kivy found nothing to upgrade: it did not rewrite (or re-add defaults to) the file.
+    assert (home / "config.ini").read_bytes() == before
+
+
+def test_kivy_default_config_would_double_touches_on_a_pi(tmp_path: Path) -> None:
+    """Why the file exists: Kivy's own default adds a probesysfs provider."""
+    config = kivy_config_in(tmp_path / "fresh")
+    assert "%(name)s" in config["input"]
+    assert config["input"]["%(name)s"].startswith("probesysfs")
+    assert "mouse" in config["input"]
+
+
+def test_kivy_config_version_is_kivys() -> None:
+    from kivy.config import KIVY_CONFIG_VERSION
+
+    text = KIVY_INI.read_text(encoding="utf-8")
+    assert f"\nconfig_version = {KIVY_CONFIG_VERSION}\n" in text
