@@ -31,7 +31,8 @@ from companion.wiring import Device
 
 _log = logging.getLogger(__name__)
 
-STEP_S = 0.25  # virtual seconds per frame
+STEP_S = 0.5  # virtual seconds per UI frame
+CAMERA_FRAMES_PER_STEP = 3  # the camera runs faster than the screen redraws
 MAX_FRAMES_PER_CARD = 40  # then the card is entered by hand, as a player would
 
 
@@ -95,7 +96,10 @@ class Autoplay:
             return True
         self.clock.advance(STEP_S)
         if self._placing is not None or self._clearing:
-            self._scan_frame()
+            for _ in range(CAMERA_FRAMES_PER_STEP):
+                if self._placing is None and not self._clearing:
+                    break
+                self._scan_frame()
             return False
         if self._waiting_shown is not None:
             # The scanned card is on its way to the screen (a frame or two).
@@ -109,6 +113,7 @@ class Autoplay:
             return True
         if state.phase is Phase.CHOOSE:
             self._choose()
+            table.tick()  # the demo drives the countdown on its own clock
             return False
         self._turn_card()
         return False

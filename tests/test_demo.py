@@ -1,0 +1,106 @@
+"""``incan-companion demo --autoplay``: a whole game offscreen, repeatable, stored, resumable."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from companion.events import Draw, Reveal, Start
+from companion.store import Store
+
+CLI = [sys.executable, "-m", "companion"]
+
+
+def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ)
+    env.pop("INCAN_DEBUG", None)
+    return subprocess.run(
+        [*CLI, *args], capture_output=True, text=True, timeout=timeout, env=env, check=False
+    )
+
+
+def last_json(out: str) -> dict[str, Any]:
+    lines = [line for line in out.splitlines() if line.strip()]
+    result: dict[str, Any] = json.loads(lines[-1])
+    return result
+
+
+def test_same_seed_same_game_stored_and_exported(tmp_path: Path) -> None:
+    data = [tmp_path / "a.sqlite", tmp_path / "b.sqlite"]
+    shot = tmp_path / "last.png"
+    procs = [
+        subprocess.Popen(
+            [*CLI, "demo", "--autoplay", "--seed", "1", "--seats", "4", "--json",
+             "--data", str(d), *(["--screenshot", str(shot)] if i == 0 else [])],
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        )
+        for i, d in enumerate(data)
+    ]  # fmt: skip
+    outs = [p.communicate(timeout=180) for p in procs]
+    for p, (_out, err) in zip(procs, outs, strict=True):
+        assert p.returncode == 0, err
+    first, second = (last_json(out) for out, _err in outs)
+    assert first == second
+    assert first["phase"] == "game_over"
+    assert len(first["seats"]) == 4 and first["rules"] == "incan-gold"
+    assert shot.exists() and shot.stat().st_size > 5000
+    # The data file holds the game: its export replays to the same state.
+    exported = run("export", str(data[0]))
+    assert exported.returncode == 0, exported.stderr
+    log = tmp_path / "game.jsonl"
+    log.write_text(exported.stdout)
+    replayed = run("replay", str(log), "--json")
+    assert replayed.returncode == 0, replayed.stderr
+    assert last_json(replayed.stdout) == first
+
+
+def test_an_unfinished_game_is_resumed_to_its_end(tmp_path: Path) -> None:
+    data = tmp_path / "games.sqlite"
+    start = Start(("Ana", "Bo", "Cy"), "diamant")
+    with Store(data) as store:
+        game = store.new_game(start)
+        for event in (Draw("T11A"), Reveal((0,)), Draw("SPIDER1")):
+            store.append(game, event)
+    done = run("demo", "--autoplay", "--seed", "7", "--data", str(data), "--json")
+    assert done.returncode == 0, done.stderr
+    assert "resuming game 1" in done.stderr
+    state = last_json(done.stdout)
+    assert state["phase"] == "game_over"
+    assert [s["name"] for s in state["seats"]] == ["Ana", "Bo", "Cy"]
+    assert state["rules"] == "diamant"
+    with Store(data, readonly=True) as store:
+        assert [g.id for g in store.games()] == [game]
+        events = store.events(game)
+    assert events[:4] == [start, Draw("T11A"), Reveal((0,)), Draw("SPIDER1")]
+    assert state["seats"][0]["banked"] >= 5  # Ana banked 3 + 2 in round 1
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--seats", "9"], "--seats 9: a game has 3 to 8 seats"),
+        (["--rules", "foo"], "--rules foo: one of incan-gold, incan-gold-2020, diamant"),
+        (["--seed", "x"], "invalid int value"),
+    ],
+)
+def test_bad_options_exit_2_with_one_line(args: list[str], says: str) -> None:
+    done = run("demo", "--autoplay", *args)
+    assert done.returncode == 2
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], done.stderr
+
+
+def test_a_foreign_data_file_is_refused_not_overwritten(tmp_path: Path) -> None:
+    foreign = tmp_path / "notes.sqlite"
+    foreign.write_text("my shopping list\n")
+    done = run("demo", "--autoplay", "--data", str(foreign))
+    assert done.returncode == 2
+    assert "is not an incan-companion data file" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert foreign.read_text() == "my shopping list\n"
