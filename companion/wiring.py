@@ -56,65 +56,41 @@ class CardSeen:
 
 
 class FrameStepper:
-    """The real decoder and tracker over a frame source, one frame per :meth:`step`.
+    """The real scanner (decoder and tracker) stepped one frame per :meth:`step`.
 
-    Why not the threaded scanner: the demo needs the same frames read in the
-    same order on every run (same seed, same game), and the virtual table
-    renders a frame only when asked. On a device the same object can be
-    stepped from a clock when no threaded scanner is available.
+    Why not its thread: the demo needs the same frames read in the same order
+    on every run (same seed, same game), and the virtual table renders a
+    frame only when asked. The frames still go through ``Scanner.process``,
+    the path the scanner thread takes.
     """
 
-    def __init__(
-        self,
-        source: Any,
-        *,
-        on_card: Callable[[str], None],
-        on_notice: Callable[[str], None],
-    ) -> None:
-        from vision.decode import Decoder
-        from vision.tracker import Tracker
-
-        self.source = source
-        self.decoder = Decoder()
-        self.tracker = Tracker()
-        self._on_card = on_card
-        self._on_notice = on_notice
-        self._seq = 0
+    def __init__(self, scanner: Any) -> None:
+        self.scanner = scanner
         self.frames = 0
 
+    @property
+    def tracker(self) -> Any:
+        return self.scanner.tracker
+
     def step(self) -> list[CardSeen]:
-        """Read one frame (rendered now for the virtual table) and report what it showed."""
-        from vision.tracker import CardPlaced, NotACard, TwoCards
+        """Render (or take) one frame and run it through the scanner."""
+        from vision.tracker import CardPlaced
 
-        image = self._next_image()
-        if image is None:
-            return []
-        self.frames += 1
-        reads = self.decoder.decode(image)
-        seen: list[CardSeen] = []
-        for event in self.tracker.step(reads.cards, reads.foreign):
-            if isinstance(event, CardPlaced):
-                seen.append(CardSeen(event.card, event.frame))
-                self._on_card(event.card)
-            elif isinstance(event, NotACard):
-                self._on_notice(_("Not a card: {text}").format(text=event.text))
-            elif isinstance(event, TwoCards):
-                self._on_notice(
-                    _("Two new cards in view ({cards}): show one at a time.").format(
-                        cards=", ".join(event.cards)
-                    )
-                )
-        return seen
-
-    def _next_image(self) -> Any:
-        next_image = getattr(self.source, "next_image", None)
+        source = self.scanner.source
+        next_image = getattr(source, "next_image", None)
         if next_image is not None:
-            return next_image()
-        frame = self.source.latest()
-        if frame is None or frame.seq == self._seq:
-            return None
-        self._seq = frame.seq
-        return frame.image
+            image = next_image()
+        else:
+            frame = source.latest()
+            if frame is None:
+                return []
+            image = frame.image
+        self.frames += 1
+        return [
+            CardSeen(e.card, e.frame)
+            for e in self.scanner.process(image)
+            if isinstance(e, CardPlaced)
+        ]
 
 
 class Device:
@@ -208,7 +184,9 @@ class Device:
     def _notice(self, text: str) -> None:
         self.post(lambda: self._on_ui_thread(lambda t: t.say(text, "warning")))
 
-    def _status(self, text: str) -> None:
+    def _status(self, status: str) -> None:
+        text = _camera_words(self, status)
+
         def show(t: Table) -> None:
             t.set_scanner_status(text)
 
@@ -262,7 +240,8 @@ class Device:
         except Exception as e:
             _log.exception("scanner step")
             self.stepper = None
-            self._status(_("camera failed: {error}").format(error=e))
+            self._status("no camera")
+            self._notice(_("Camera failed: {error}").format(error=e))
             return []
 
     # --- the end ---------------------------------------------------------------
@@ -399,34 +378,27 @@ def _build_camera(device: Device, camera: str, *, seed: int, threaded: bool) -> 
     device.camera_kind = str(getattr(source, "name", kind))
     if isinstance(source, VirtualTable):
         device.virtual = source
-    scanner_cls = _threaded_scanner() if threaded else None
-    if scanner_cls is not None:
-        try:
-            device.scanner = scanner_cls(
-                source, on_card=device._card, on_notice=device._notice, on_status=device._status
-            )
-            start = getattr(device.scanner, "start", None)
-            if start is not None:
-                start()
-        except Exception as e:
-            _log.exception("scanner")
-            device.problems.append(_("Scanner failed: {error}").format(error=e))
-            device.scanner = None
-    if device.scanner is None:
-        # Step the real decoder and tracker ourselves, one frame per call.
-        if threaded and device.virtual is None:
-            source.start()
-        device.stepper = FrameStepper(source, on_card=device._card, on_notice=device._notice)
-    if device.virtual is not None:
-        device.camera_status = _("virtual table: tap Turn a card")
-    else:
-        device.camera_status = _("camera ok")
-
-
-def _threaded_scanner() -> Any:
-    """vision's threaded Scanner, if this build has one."""
     try:
-        from vision import scanner
-    except ImportError:
-        return None
-    return getattr(scanner, "Scanner", None)
+        from vision.scanner import Scanner
+
+        scanner = Scanner(source, device._card, device._notice, device._status)
+        if threaded:
+            scanner.start()  # starts the source too
+            device.scanner = scanner
+        else:
+            device.stepper = FrameStepper(scanner)
+    except Exception as e:
+        _log.exception("scanner")
+        device.problems.append(_("Scanner failed: {error}").format(error=e))
+    device.camera_status = _camera_words(device, "ok" if kind == "virtual" else "")
+
+
+def _camera_words(device: Device, status: str) -> str:
+    """The scanner's status ("ok", "no camera") in words for the status line."""
+    if device.virtual is not None:
+        return _("virtual table: tap Turn a card")
+    if status == "ok":
+        return _("camera ok")
+    if status == "no camera":
+        return _("no camera: enter cards by tapping")
+    return _("camera starting…")

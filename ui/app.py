@@ -102,11 +102,18 @@ class CompanionApp(App):
         self.first_frame_at: float | None = None
         self.refreshes = 0
         self.on_refresh: list[Callable[[CompanionApp], None]] = []
+        self.on_first_frame: list[Callable[[CompanionApp], None]] = []
         self._done_frames = -1
 
     # --- building -----------------------------------------------------------------
 
     def build(self) -> ScreenManager:
+        try:
+            from ui.fonts import register_fonts
+
+            register_fonts()  # one font for every language, before the first label
+        except Exception:
+            _log.exception("fonts")
         load_kv()
         from ui.game_over_screen import GameOverScreen
         from ui.round_end_screen import RoundEndScreen
@@ -140,7 +147,13 @@ class CompanionApp(App):
         return sm
 
     def _first_frame(self, dt: float) -> None:
-        self.first_frame_at = time.perf_counter()
+        # This runs before the first draw; the next tick comes after it.
+        def drawn(dt: float) -> None:
+            self.first_frame_at = time.perf_counter()
+            for hook in list(self.on_first_frame):
+                hook(self)
+
+        Clock.schedule_once(drawn, 0)
 
     def _attach(self, table: Table) -> None:
         table.listen(lambda t: self._refresh())

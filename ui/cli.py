@@ -105,14 +105,15 @@ def cmd_run(args: argparse.Namespace) -> int:
             app.stop()
 
         Clock.schedule_once(quit_now, args.quit_after)
-        Clock.schedule_once(lambda dt: _report_start(app), 0.5)
+        app.on_first_frame.append(_report_start)
     app.run()
     return EXIT_OK
 
 
 def _report_start(app: Any) -> None:
-    if app.first_frame_at is not None:
-        print(f"first screen {app.first_frame_at - _START:.2f} s after start", file=sys.stderr)
+    at = app.first_frame_at
+    said = f"{at - _START:.2f} s after start" if at is not None else "not drawn yet"
+    print(f"incan-companion: first screen {said}", file=sys.stderr, flush=True)
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
