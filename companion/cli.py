@@ -19,7 +19,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from companion import engine
+from companion import engine, i18n
 from companion.events import BadEvent, Event, from_line, to_line
 from companion.session import LogError, Session
 
@@ -146,6 +146,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         parser = build_parser()
         args = parser.parse_args(argv or ["run"])
+        i18n.set_configured_language()  # readable output in the table's language; JSON never
         if getattr(args, "func", None) is None:
             raise BadInput(f"unknown command {argv[0]!r}; see incan-companion --help")
         return int(args.func(args))
