@@ -25,7 +25,8 @@ import gettext as _gettext
 import io
 import os
 import struct
-from collections.abc import Iterable
+import unicodedata
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -50,6 +51,7 @@ PLURAL_FORMS: dict[str, str] = {
 
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _language = SOURCE_LANGUAGE
+_listeners: list[Callable[[str], None]] = []
 
 
 # --- choosing the language -------------------------------------------------
@@ -93,8 +95,19 @@ def set_language(code: str = "") -> str:
     global _current, _language
     code = resolve(code)
     _current = translations(code)
+    changed = code != _language
     _language = code
+    if changed:
+        for listener in list(_listeners):
+            listener(code)
     return code
+
+
+def on_change(listener: Callable[[str], None]) -> Callable[[], None]:
+    """Call ``listener(code)`` whenever the language changes (the setup screen's
+    choice): a screen rebuilds its texts then. Returns a function that stops it."""
+    _listeners.append(listener)
+    return lambda: _listeners.remove(listener) if listener in _listeners else None
 
 
 def set_configured_language() -> str:
@@ -142,6 +155,27 @@ def pgettext(context: str, message: str) -> str:
 
 def npgettext(context: str, singular: str, plural: str, n: int) -> str:
     return _current.npgettext(context, singular, plural, n)
+
+
+# --- terminal columns --------------------------------------------------------------
+
+
+def text_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: Japanese characters take two."""
+    return sum(
+        0 if unicodedata.combining(c) else 2 if unicodedata.east_asian_width(c) in "WF" else 1
+        for c in text
+    )
+
+
+def ljust(text: str, width: int) -> str:
+    """``text`` padded on the right to ``width`` terminal columns (str.ljust counts
+    characters, which misaligns Japanese)."""
+    return text + " " * max(0, width - text_width(text))
+
+
+def rjust(text: str, width: int) -> str:
+    return " " * max(0, width - text_width(text)) + text
 
 
 # --- catalogues --------------------------------------------------------------------

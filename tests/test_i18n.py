@@ -187,8 +187,8 @@ def test_polish_has_three_plural_forms() -> None:
 
 def test_spanish_and_japanese_plurals() -> None:
     i18n.set_language("es")
-    assert ngettext("kept {n} gem", "kept {n} gems", 1).format(n=1) == "se queda 1 gema"
-    assert ngettext("kept {n} gem", "kept {n} gems", 2).format(n=2) == "se queda 2 gemas"
+    assert ngettext("kept {n} gem", "kept {n} gems", 1).format(n=1) == "se queda con 1 gema"
+    assert ngettext("kept {n} gem", "kept {n} gems", 2).format(n=2) == "se queda con 2 gemas"
     i18n.set_language("ja")
     for n in (1, 2, 5):
         assert ngettext("kept {n} gem", "kept {n} gems", n).format(n=n) == f"宝石{n}個を獲得"
@@ -350,3 +350,44 @@ def test_the_font_draws_every_character_of_every_catalogue() -> None:
         notdef = _glyph(font, "\u0378")  # an unassigned code point: the empty box
         boxes = sorted(c for c in chars if _glyph(font, c) == notdef)
         assert not boxes, f"{path.name} draws boxes for {''.join(boxes)!r}"
+
+
+def test_listeners_hear_a_change_of_language() -> None:
+    heard: list[str] = []
+    stop = i18n.on_change(heard.append)
+    i18n.set_language("pl")
+    i18n.set_language("pl")  # no change, nothing said
+    i18n.set_language("ja")
+    stop()
+    i18n.set_language("es")
+    assert heard == ["pl", "ja"]
+
+
+def test_terminal_columns_count_japanese_as_two() -> None:
+    assert i18n.text_width("得点") == 4 and i18n.text_width("wynik") == 5
+    assert i18n.ljust("得点", 6) == "得点  " and i18n.rjust("ab", 4) == "  ab"
+
+
+def _cli(*args: str, lang: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
+    env.update(LANG=lang, INCAN_CONFIG=str(tmp_path / "none.toml"), PYTHONPATH=str(ROOT))
+    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=60, check=False)
+
+
+def test_cli_readable_output_follows_the_locale_json_never(tmp_path: Path) -> None:
+    polish = _cli("replay", str(EXAMPLE), lang="pl_PL.UTF-8", tmp_path=tmp_path)
+    assert polish.returncode == 0, polish.stderr
+    assert "runda 2 z 5" in polish.stdout and "Wtasuj A3 do talii przed rundą 3." in polish.stdout
+    japanese = _cli("replay", str(EXAMPLE), lang="ja_JP.UTF-8", tmp_path=tmp_path)
+    assert "ラウンド 2/5" in japanese.stdout
+    english = _cli("replay", str(EXAMPLE), lang="C.UTF-8", tmp_path=tmp_path)
+    assert "round 2 of 5" in english.stdout
+    outputs = {
+        lang: _cli("replay", str(EXAMPLE), "--json", lang=lang, tmp_path=tmp_path).stdout
+        for lang in ("C.UTF-8", "pl_PL.UTF-8", "ja_JP.UTF-8")
+    }
+    assert len(set(outputs.values())) == 1 and outputs["C.UTF-8"].startswith("{")
+    (tmp_path / "none.toml").write_text('[game]\nlanguage = "es"\n', encoding="utf-8")
+    spanish = _cli("replay", str(EXAMPLE), lang="pl_PL.UTF-8", tmp_path=tmp_path)
+    assert "ronda 2 de 5" in spanish.stdout  # the config file before the locale

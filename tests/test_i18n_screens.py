@@ -190,6 +190,8 @@ def render(code: str, work: Path) -> dict[str, Any]:
     app._run_prepare()
     _frames()
     SHOTS.mkdir(parents=True, exist_ok=True)
+    for old in SHOTS.glob(f"{code}-*.png"):
+        old.unlink()
     shots: list[str] = []
     overflow: list[dict[str, Any]] = []
 
