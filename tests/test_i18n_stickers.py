@@ -1,0 +1,61 @@
+"""The sticker sheet names the cards in the chosen language, in a font that has
+the letters; the QR payloads and ids never change with the language."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from companion import i18n
+
+pytest.importorskip("reportlab")
+pytest.importorskip("zxingcpp")
+pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
+                                reason="poppler-utils not installed")
+
+CARDS = ("SNAKE1", "FIRE1", "A1", "T5A")
+SAID = {
+    "en": ["snakes", "fire", "artifact 1", "treasure 5"],
+    "pl": ["węże", "ogień", "artefakt 1", "skarb 5"],
+    "es": ["serpientes", "fuego", "artefacto 1", "tesoro 5"],
+    "ja": ["ヘビ", "火", "秘宝1", "宝石5"],
+}
+
+
+@pytest.fixture(autouse=True)
+def english_afterwards() -> Iterator[None]:
+    yield
+    i18n.set_language("en")
+
+
+def sheet_text(code: str, out: Path) -> str:
+    from vision.stickers import write_pdf
+
+    i18n.set_language(code)
+    write_pdf(out, cards=CARDS)
+    done = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True,
+                          text=True, check=True, timeout=60)
+    return done.stdout
+
+
+@pytest.mark.xfail(reason="vision/stickers.py still draws names in Helvetica (no ę, ł, "
+                          "Japanese); see the issue 7 report", strict=False)
+@pytest.mark.parametrize("code", list(SAID))
+def test_sticker_names_in_the_chosen_language(code: str, tmp_path: Path) -> None:
+    text = sheet_text(code, tmp_path / f"{code}.pdf")
+    missing = [w for w in SAID[code] if w not in text]
+    assert not missing, text
+    assert all(card in text for card in CARDS)  # ids never change
+
+
+def test_sticker_payloads_do_not_change_with_the_language() -> None:
+    from vision.stickers import card_modules
+
+    i18n.set_language("en")
+    english = [card_modules(c).tobytes() for c in CARDS]
+    i18n.set_language("ja")
+    assert [card_modules(c).tobytes() for c in CARDS] == english
