@@ -113,7 +113,19 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _report_start(app: Any) -> None:
     at = app.first_frame_at
     said = f"{at - _START:.2f} s after start" if at is not None else "not drawn yet"
-    print(f"incan-companion: first screen {said}", file=sys.stderr, flush=True)
+    print(f"incan-companion: first screen {said}; {_memory()}", file=sys.stderr, flush=True)
+
+
+def _memory() -> str:
+    """Peak and current resident memory of this process (Linux), for the report."""
+    try:
+        fields = dict(
+            line.split(":", 1) for line in Path("/proc/self/status").read_text().splitlines()
+            if ":" in line
+        )
+        return f"resident memory peak {fields['VmHWM'].strip()}, now {fields['VmRSS'].strip()}"
+    except (OSError, KeyError):
+        return "resident memory unknown"
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
@@ -169,7 +181,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     with Store(data, readonly=True) as store:
         state = store.session(game).state
     print(f"demo: game {game} in {data}; played in {played:.1f} s; "
-          f"{autoplay.figures.summary()}", file=sys.stderr)
+          f"{autoplay.figures.summary()}; {_memory()}", file=sys.stderr)
     if args.json:
         print(json.dumps(to_json(state), ensure_ascii=False))
     if state.phase is not Phase.GAME_OVER:
