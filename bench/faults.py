@@ -1,0 +1,679 @@
+"""Fault figures for the device: kill -9 at random moments, the camera coming back,
+and service start to first screen.
+
+    python bench/faults.py kill [--points 50] [--seed 1] [--demo-points 6]
+    python bench/faults.py camera [--repeats 5]
+    python bench/faults.py startup [--repeats 5]
+    python bench/faults.py all
+
+``kill``: a child process plays random games into a data file, printing one
+``ACK game seq line`` after each ``Store.append`` has returned (the moment the
+app would show the event). The parent kills it with SIGKILL at random moments
+(right at start, while opening the file, between and inside appends), then
+checks: ``PRAGMA integrity_check`` is ``ok``, every acknowledged event is in the
+file with the same text, at most one more event is there (committed but not
+yet acknowledged), every game replays, and the next run resumes the game at
+the next event. After the last kill the game is played to its end. With
+``--demo-points`` the same is done to ``incan-companion demo --autoplay --data``
+(acknowledged = committed and visible to a reader just before the kill).
+
+``camera``: a whole device (companion.wiring.build) with a camera that is
+unplugged mid-game (raises / returns nothing / stalls) and plugged back; the
+time from the camera delivering frames again to the table saying so.
+
+``startup``: the service's command (``incan-companion run --fullscreen``) with
+the unit's environment, offscreen: time from process start to the first frame.
+
+``python bench/faults.py writer DATA SEED`` is the child (also used by
+tests/test_faults_kill.py).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+THIS = Path(__file__).resolve()
+
+
+# --- the child: play and store ------------------------------------------------------
+
+
+def writer(path: Path, seed: int, *, mistakes: float = 0.08) -> int:
+    """Play random games into ``path`` until one ends; resume an unfinished one first.
+
+    Prints ``ACK <game> <seq> <line>`` after each event is stored, ``DONE <game>``
+    at the end. Each step is checked by the session before it is stored, as the
+    app's table does.
+    """
+    from companion.cards import ALL_IDS
+    from companion.engine import Phase, RuleError
+    from companion.events import Correct, Draw, Event, Reveal, Start, Undo, to_line
+    from companion.rules import RULE_SETS
+    from companion.session import Session
+    from companion.simulate import SEAT_NAMES, choose_camp, next_card
+    from companion.store import Store
+
+    rng = random.Random(seed)
+    out = sys.stdout
+
+    def ack(game: int, seq: int, event: Event) -> None:
+        out.write(f"ACK {game} {seq} {to_line(event)}\n")
+        out.flush()
+
+    store = Store(path)  # not open_or_set_aside: a damaged file must fail loudly here
+    game = store.unfinished()
+    if game is None:
+        start = Start(SEAT_NAMES[: rng.randint(3, 8)], rng.choice(tuple(RULE_SETS)))
+        session = Session.start(start)
+        game = store.new_game(start)
+        seq = 0
+        ack(game, seq, start)
+    else:
+        events = store.events(game)
+        session = Session.replay(events)
+        seq = len(events) - 1
+        out.write(f"RESUME {game} {seq}\n")
+        out.flush()
+    while session.state.phase is not Phase.GAME_OVER:
+        state = session.state
+        roll = rng.random()
+        event: Event
+        if roll < mistakes and session.can_undo:
+            event = Undo()
+        elif roll < 2 * mistakes and state.path:
+            # A misread fixed: any card; the session refuses what cannot be.
+            event = Correct(rng.randrange(len(state.path)), rng.choice(ALL_IDS))
+        elif state.phase is Phase.CHOOSE:
+            event = Reveal(choose_camp(state, rng) if state.deck else state.due)
+        else:
+            event = Draw(next_card(state, rng))
+        try:
+            session.apply(event)  # checked first ...
+        except RuleError:
+            continue
+        store.append(game, event)  # ... then stored (durably) ...
+        seq += 1
+        ack(game, seq, event)  # ... and only then shown
+    out.write(f"DONE {game}\n")
+    out.flush()
+    store.close()
+    return 0
+
+
+# --- the parent: kill and check ------------------------------------------------------
+
+
+class Reader(threading.Thread):
+    """Reads a child's stdout lines as they come (a killed child's last line may be cut)."""
+
+    def __init__(self, stream: object) -> None:
+        super().__init__(daemon=True)
+        self.stream = stream
+        self.lines: list[str] = []
+        self.cond = threading.Condition()
+        self.closed = False
+
+    def run(self) -> None:
+        for raw in self.stream:  # type: ignore[attr-defined]
+            with self.cond:
+                self.lines.append(raw)
+                self.cond.notify_all()
+        with self.cond:
+            self.closed = True
+            self.cond.notify_all()
+
+    def acks(self) -> int:
+        with self.cond:
+            return sum(1 for line in self.lines if line.startswith("ACK "))
+
+    def wait_acks(self, n: int, timeout: float) -> None:
+        with self.cond:
+            self.cond.wait_for(
+                lambda: self.closed or sum(ln.startswith("ACK ") for ln in self.lines) >= n,
+                timeout,
+            )
+
+
+@dataclass
+class KillReport:
+    kills: int = 0  # children actually killed while running
+    finished_early: int = 0  # children that ended their game before the kill came
+    acknowledged: int = 0  # events acknowledged across all runs
+    lost: int = 0  # acknowledged events missing or changed after a kill
+    extra: int = 0  # events stored but not acknowledged (killed between commit and print)
+    resumed_right: int = 0  # of those, how many went on at the next event of the stored game
+    restarts: int = 0  # runs that found an unfinished game and resumed it
+    games_finished: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def integrity(path: Path) -> str:
+    db = sqlite3.connect(path)
+    try:
+        return str(db.execute("PRAGMA integrity_check").fetchone()[0])
+    finally:
+        db.close()
+
+
+def stored_lines(path: Path) -> dict[int, list[str]]:
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+    try:
+        tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if "events" not in tables:  # killed before the new file's schema was committed
+            return {}
+        rows = db.execute("SELECT game, seq, line FROM events ORDER BY game, seq").fetchall()
+    finally:
+        db.close()
+    games: dict[int, list[str]] = {}
+    for game, seq, line in rows:
+        lines = games.setdefault(game, [])
+        if seq != len(lines):
+            raise AssertionError(f"game {game}: seq {seq} after {len(lines)} events")
+        lines.append(line)
+    return games
+
+
+def check_file(
+    path: Path,
+    acked: dict[tuple[int, int], str],
+    known: dict[tuple[int, int], str],
+    report: KillReport,
+) -> None:
+    """The checks after a kill; problems are recorded in ``report``.
+
+    ``known``: events found stored but never acknowledged after earlier kills
+    (committed, then killed before the print); new ones are added to it.
+    """
+    from companion.store import Store
+
+    if not path.exists():  # killed before the file was made
+        report.lost += len(acked)
+        if acked:
+            report.problems.append(f"{path} is gone")
+        return
+    verdict = integrity(path)
+    if verdict != "ok":
+        report.problems.append(f"integrity_check: {verdict}")
+        return
+    games = stored_lines(path)
+    for (game, seq), line in acked.items():
+        lines = games.get(game, [])
+        if seq >= len(lines) or lines[seq] != line:
+            report.lost += 1
+            report.problems.append(f"lost: game {game} event {seq}: {line}")
+    new = [
+        (game, seq, line)
+        for game, lines in games.items()
+        for seq, line in enumerate(lines)
+        if (game, seq) not in acked and (game, seq) not in known
+    ]
+    if len(new) > 1:
+        report.problems.append(f"{len(new)} events stored but not acknowledged: {new}")
+    for game, seq, line in new:
+        known[game, seq] = line
+        report.extra += 1
+    with Store(path) as store:  # the app's own open: quick_check, ours, writable
+        for info in store.games():
+            store.session(info.id)  # replays, or raises
+
+
+def run_writer(
+    path: Path, seed: int, kill: Callable[[Reader], None] | None, timeout: float = 60.0
+) -> tuple[list[str], bool]:
+    """Start the child, let ``kill`` decide when to SIGKILL it; its lines and whether it died."""
+    proc = subprocess.Popen(
+        [sys.executable, str(THIS), "writer", str(path), str(seed)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    reader = Reader(proc.stdout)
+    reader.start()
+    killed = False
+    try:
+        if kill is not None:
+            kill(reader)
+            if proc.poll() is None:
+                os.kill(proc.pid, signal.SIGKILL)
+                killed = True
+        proc.wait(timeout)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    reader.join(10)
+    err = proc.stderr.read() if proc.stderr else ""
+    if not killed and proc.returncode != 0:
+        raise RuntimeError(f"writer failed ({proc.returncode}): {err.strip()}")
+    if killed and proc.returncode != -signal.SIGKILL:
+        raise RuntimeError(f"writer ended with {proc.returncode}, not SIGKILL")
+    return reader.lines, killed
+
+
+def kill_points(path: Path, points: int, seed: int) -> KillReport:
+    """SIGKILL the writer at ``points`` random moments, checking the file after each."""
+    rng = random.Random(seed)
+    report = KillReport()
+    acked: dict[tuple[int, int], str] = {}
+    known: dict[tuple[int, int], str] = {}
+    run = 0
+
+    def take(lines: Sequence[str]) -> tuple[int, int] | None:
+        """Record the ACKs; return the RESUME point if the run resumed."""
+        resumed = None
+        for raw in lines:
+            if not raw.endswith("\n"):
+                continue  # cut by the kill: never acknowledged
+            parts = raw.rstrip("\n").split(" ", 3)
+            if parts[0] == "ACK":
+                acked[int(parts[1]), int(parts[2])] = parts[3]
+                report.acknowledged += 1
+            elif parts[0] == "RESUME":
+                resumed = (int(parts[1]), int(parts[2]))
+            elif parts[0] == "DONE":
+                report.games_finished += 1
+        return resumed
+
+    while report.kills < points:
+        before = stored_lines(path) if path.exists() else {}
+        unfinished = _unfinished(path) if before else None
+        # Where to strike: a third of the time by the clock from the start
+        # (interpreter start-up, opening and checking the file, the first
+        # appends), otherwise after a random number of acknowledged events
+        # plus a jitter of up to 2 ms (between or inside appends).
+        by_clock = rng.random() < 0.33
+        delay = rng.uniform(0.0, 0.4) if by_clock else rng.uniform(0.0, 0.002)
+        target = 0 if by_clock else rng.randint(1, 60)
+
+        def strike(reader: Reader, target: int = target, delay: float = delay) -> None:
+            if target:
+                reader.wait_acks(target, 30.0)
+            time.sleep(delay)
+
+        lines, killed = run_writer(path, seed * 1000 + run, strike)
+        run += 1
+        resumed = take(lines)
+        if unfinished is not None:
+            want = (unfinished, len(before[unfinished]) - 1)
+            if resumed is not None:
+                report.restarts += 1
+                report.resumed_right += resumed == want
+            if resumed != want and (resumed is not None or any(ln.startswith("ACK ")
+                                                                for ln in lines)):
+                report.problems.append(f"run {run}: resumed at {resumed}, expected {want}")
+        if killed:
+            report.kills += 1
+        else:
+            report.finished_early += 1
+        check_file(path, acked, known, report)
+    # Finally play the game in progress to its end.
+    lines, _killed = run_writer(path, seed * 1000 + run, None)
+    take(lines)
+    check_file(path, acked, known, report)
+    if _unfinished(path) is not None:
+        report.problems.append("the last game did not reach its end")
+    return report
+
+
+def _unfinished(path: Path) -> int | None:
+    from companion.store import Store
+
+    with Store(path, readonly=True) as store:
+        return store.unfinished()
+
+
+# --- the demo, killed -----------------------------------------------------------------
+
+
+def demo_env(kivy_home: Path) -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        KIVY_NO_ARGS="1",
+        KIVY_NO_CONSOLELOG="1",
+        KIVY_NO_FILELOG="1",
+        KIVY_HOME=str(kivy_home),
+        INCAN_DEBUG="",
+    )
+    env.pop("SDL_VIDEODRIVER", None)
+    return env
+
+
+def demo_command(data: Path, seed: int) -> list[str]:
+    return [sys.executable, "-m", "companion", "demo", "--autoplay", "--seats", "3",
+            "--seed", str(seed), "--data", str(data), "--json"]  # fmt: skip
+
+
+def committed_events(path: Path) -> list[str]:
+    """What a reader sees committed right now (empty before the file exists)."""
+    if not path.exists() or path.stat().st_size == 0:
+        return []
+    try:
+        games = stored_lines(path)
+    except sqlite3.Error:
+        return []  # the schema is being created
+    return [line for game in sorted(games) for line in games[game]]
+
+
+@dataclass
+class DemoKillReport:
+    kills: int = 0
+    committed_before_kill: int = 0
+    lost: int = 0
+    resumed: int = 0
+    finished: bool = False
+    final_events: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+def demo_kill_points(
+    path: Path, kivy_home: Path, points: int, seed: int, *, first: float = 2.0, span: float = 4.0
+) -> DemoKillReport:
+    """SIGKILL ``demo --autoplay --data path`` at ``points`` moments, then let it finish."""
+    from companion.store import Store
+
+    rng = random.Random(seed)
+    report = DemoKillReport()
+    env = demo_env(kivy_home)
+    for _ in range(points):
+        proc = subprocess.Popen(
+            demo_command(path, seed), env=env, cwd=ROOT, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True,
+        )  # fmt: skip
+        deadline = time.monotonic() + first + rng.uniform(0.0, span)
+        seen: list[str] = []
+        while time.monotonic() < deadline and proc.poll() is None:
+            seen = committed_events(path)
+            time.sleep(0.05)
+        seen = committed_events(path)  # the last look, then at once:
+        if proc.poll() is None:
+            os.kill(proc.pid, signal.SIGKILL)
+            report.kills += 1
+        proc.communicate(timeout=60)
+        report.committed_before_kill = max(report.committed_before_kill, len(seen))
+        verdict = integrity(path)
+        if verdict != "ok":
+            report.problems.append(f"integrity_check: {verdict}")
+            continue
+        after = committed_events(path)
+        if after[: len(seen)] != seen:
+            report.lost += sum(1 for i, line in enumerate(seen) if i >= len(after)
+                               or after[i] != line)  # fmt: skip
+            report.problems.append(f"{len(seen)} events seen before the kill, {len(after)} after")
+        if after:
+            with Store(path) as store:
+                for info in store.games():
+                    store.session(info.id)
+    before = committed_events(path)
+    result = subprocess.run(demo_command(path, seed), env=env, cwd=ROOT, capture_output=True,
+                            text=True, timeout=300, check=False)  # fmt: skip
+    if "demo: resuming game" in result.stderr:
+        report.resumed += 1
+    after = committed_events(path)
+    report.final_events = len(after)
+    if after[: len(before)] != before:
+        report.problems.append("the resumed demo changed events stored before it")
+    report.finished = result.returncode == 0 and '"phase": "game_over"' in result.stdout
+    if not report.finished:
+        report.problems.append(f"demo exit {result.returncode}: {result.stderr.strip()[-300:]}")
+    if integrity(path) != "ok":
+        report.problems.append("integrity_check after the finished demo")
+    return report
+
+
+# --- the camera coming back --------------------------------------------------------------
+
+
+def camera_recovery(mode: str, outage: float, *, stall_timeout: float = 2.0) -> dict[str, float]:
+    """A device whose camera fails in ``mode`` for ``outage`` s, then comes back.
+
+    Returns seconds from the failure to "no camera" on the table, and from the
+    camera delivering again to the table showing it ok (with the real
+    reopening back-off of vision.sources).
+    """
+    from companion.config import CameraConfig, Config
+    from companion.events import Start
+    from companion.wiring import build
+
+    flaky = flaky_camera(seed=5)
+    with tempfile.TemporaryDirectory() as tmp:
+        config = Config(camera=CameraConfig(source="v4l2"), data_file=Path(tmp) / "g.sqlite")
+        device = _build_with_source(build, config, flaky, stall_timeout)
+        try:
+            table = device.new_game(Start(("Ana", "Bo", "Cy")))
+            _wait(lambda: table.scanner_status == "ok", 10.0)
+            t_fail = time.monotonic()
+            flaky.fail(mode)
+            _wait(lambda: table.scanner_status == "no camera", 30.0)
+            t_noticed = time.monotonic()
+            time.sleep(max(0.0, outage - (t_noticed - t_fail)))
+            t_back = time.monotonic()
+            flaky.recover()
+            _wait(lambda: table.scanner_status == "ok", 30.0)
+            t_ok = time.monotonic()
+        finally:
+            device.close()
+    return {"noticed": t_noticed - t_fail, "recovered": t_ok - t_back}
+
+
+def _wait(check: Callable[[], bool], timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while not check():
+        if time.monotonic() > deadline:
+            raise TimeoutError("condition not reached")
+        time.sleep(0.005)
+
+
+def _build_with_source(build: Callable[..., object], config: object, source: object,
+                       stall_timeout: float) -> object:  # fmt: skip
+    """companion.wiring.build with ``source`` as the configured camera."""
+    import vision.scanner
+    import vision.sources
+
+    real_open = vision.sources.open_source
+    real_scanner = vision.scanner.Scanner
+
+    class Scanner(real_scanner):  # type: ignore[misc, valid-type]
+        def __init__(self, *a: object, **k: object) -> None:
+            k.setdefault("stall_timeout", stall_timeout)
+            super().__init__(*a, **k)
+
+    vision.sources.open_source = lambda kind, **opts: source  # type: ignore[assignment]
+    vision.scanner.Scanner = Scanner  # type: ignore[misc]
+    try:
+        return build(config, camera="config", seat_input="keyboard")
+    finally:
+        vision.sources.open_source = real_open
+        vision.scanner.Scanner = real_scanner  # type: ignore[misc]
+
+
+def flaky_camera(seed: int = 0) -> Any:
+    """A camera that can be unplugged: reads raise, return nothing, or hang."""
+    from vision.sources import FrameSource, VirtualTable
+
+    class Flaky(FrameSource):
+        name = "flaky"
+
+        def __init__(self, seed: int = 0) -> None:
+            super().__init__(fps=30.0)
+            self.table = VirtualTable(seed, fps=None)
+            self.mode = "ok"
+            self.opens = 0
+            self._back = threading.Event()
+            self._back.set()
+
+        def fail(self, mode: str) -> None:
+            assert mode in ("raise", "none", "stall")
+            self.mode = mode
+            if mode == "stall":
+                self._back.clear()
+
+        def recover(self) -> None:
+            self.mode = "ok"
+            self._back.set()
+
+        def _open(self) -> None:
+            if self.mode != "ok":
+                raise OSError("no such device")  # unplugged: cannot be opened either
+            self.opens += 1
+
+        def _read(self) -> object:
+            if self.mode == "raise":
+                raise OSError("camera unplugged")
+            if self.mode == "none":
+                return None
+            if self.mode == "stall":
+                self._back.wait()  # a driver that hangs until the camera is back
+            return self.table.next_image()
+
+    return Flaky(seed)
+
+
+# --- service start to first screen ------------------------------------------------------
+
+
+def service_environment(tmp: Path) -> dict[str, str]:
+    """The unit's Environment= lines, with its paths moved into ``tmp`` and offscreen."""
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
+    unit = (ROOT / "deploy" / "incan-companion.service").read_text(encoding="utf-8")
+    for line in unit.splitlines():
+        if line.startswith("Environment="):
+            key, _, value = line.removeprefix("Environment=").partition("=")
+            env[key] = value
+    for key, value in list(env.items()):
+        env[key] = value.replace("/var/lib/incan-companion", str(tmp / "data")).replace(
+            "/etc/incan-companion", str(tmp / "etc")
+        )
+    env.pop("SDL_VIDEODRIVER")  # kmsdrm needs the Pi's display; here Kivy goes offscreen
+    env["LG_WD"] = str(tmp)
+    (tmp / "data" / "kivy").mkdir(parents=True, exist_ok=True)
+    (tmp / "data" / "kivy" / "config.ini").write_bytes(
+        (ROOT / "deploy" / "kivy-config.ini").read_bytes()
+    )
+    return env
+
+
+def startup_time(tmp: Path) -> dict[str, float]:
+    """Process start to first frame of ``incan-companion run --fullscreen``.
+
+    The app prints the time from its command module's import to its first
+    frame; the time from process start to that import is measured as the
+    whole run of ``incan-companion --help`` (which imports the same modules),
+    an upper bound. Also the wall time until it printed that line.
+    """
+    env = service_environment(tmp)
+    exe = [sys.executable, "-m", "companion"]
+    t0 = time.monotonic()
+    subprocess.run([*exe, "--help"], env=env, capture_output=True, check=True, cwd=tmp)
+    before_import = time.monotonic() - t0
+    t0 = time.monotonic()
+    proc = subprocess.Popen([*exe, "run", "--fullscreen", "--buttons", "keyboard",
+                             "--camera", "virtual", "--quit-after", "1.0"],
+                            env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                            text=True, cwd=tmp)  # fmt: skip
+    assert proc.stderr is not None
+    first_screen = None
+    printed = None
+    for line in proc.stderr:
+        if line.startswith("first screen "):
+            printed = time.monotonic() - t0
+            first_screen = float(line.split()[2])
+    proc.wait(60)
+    if first_screen is None or printed is None:
+        raise RuntimeError(f"no 'first screen' line (exit {proc.returncode})")
+    return {
+        "import": before_import,
+        "app": first_screen,
+        "total": before_import + first_screen,
+        "printed": printed,
+    }
+
+
+# --- command line ------------------------------------------------------------------------
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="what", required=True)
+    w = sub.add_parser("writer")
+    w.add_argument("data")
+    w.add_argument("seed", type=int)
+    k = sub.add_parser("kill")
+    k.add_argument("--points", type=int, default=50)
+    k.add_argument("--seed", type=int, default=1)
+    k.add_argument("--demo-points", type=int, default=6)
+    c = sub.add_parser("camera")
+    c.add_argument("--repeats", type=int, default=3)
+    s = sub.add_parser("startup")
+    s.add_argument("--repeats", type=int, default=5)
+    a = sub.add_parser("all")
+    a.add_argument("--points", type=int, default=50)
+    args = parser.parse_args(argv)
+
+    if args.what == "writer":
+        return writer(Path(args.data), args.seed)
+    if args.what in ("kill", "all"):
+        with tempfile.TemporaryDirectory() as tmp:
+            t0 = time.monotonic()
+            r = kill_points(Path(tmp) / "games.sqlite", args.points, getattr(args, "seed", 1))
+            took = time.monotonic() - t0
+        print(f"kill -9 of a store writer: {r.kills} kills ({r.finished_early} runs ended "
+              f"before their kill), {r.acknowledged} events acknowledged, "
+              f"{r.lost} lost, {r.extra} stored-not-acknowledged, "
+              f"{r.resumed_right}/{r.restarts} restarts resumed at the next event, "
+              f"{r.games_finished} games finished; {took:.1f} s")  # fmt: skip
+        for p in r.problems:
+            print(f"  PROBLEM: {p}")
+        demo_points = getattr(args, "demo_points", 6)
+        if demo_points:
+            with tempfile.TemporaryDirectory() as tmp:
+                d = demo_kill_points(Path(tmp) / "demo.sqlite", Path(tmp) / "kivy", demo_points,
+                                     getattr(args, "seed", 1))  # fmt: skip
+            print(f"kill -9 of demo --autoplay: {d.kills} kills, {d.lost} committed events "
+                  f"lost, resumed {d.resumed}, finished {d.finished} with {d.final_events} "
+                  "events")  # fmt: skip
+            for p in d.problems:
+                print(f"  PROBLEM: {p}")
+    if args.what in ("camera", "all"):
+        for mode in ("raise", "none", "stall"):
+            for outage in (1.0, 5.0, 20.0):
+                runs = [camera_recovery(mode, outage) for _ in range(getattr(args, "repeats", 1))]
+                rec = [r["recovered"] for r in runs]
+                noticed = [r["noticed"] for r in runs]
+                print(f"camera {mode:5} for {outage:4.0f} s: 'no camera' after "
+                      f"{statistics.median(noticed):.2f} s; back to 'ok' "
+                      f"{statistics.median(rec):.2f} s (max {max(rec):.2f}) after "
+                      "the camera returned")  # fmt: skip
+    if args.what in ("startup", "all"):
+        times = []
+        for _ in range(getattr(args, "repeats", 3)):
+            with tempfile.TemporaryDirectory() as tmp:
+                times.append(startup_time(Path(tmp)))
+        print("service start to first screen (offscreen, unit environment): median "
+              f"{statistics.median(t['total'] for t in times):.2f} s "
+              f"(start-up to command import {statistics.median(t['import'] for t in times):.2f} "
+              f"s upper bound + app {statistics.median(t['app'] for t in times):.2f} s); "
+              f"max {max(t['total'] for t in times):.2f} s")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
