@@ -408,13 +408,43 @@ FONT_CANDIDATES: tuple[FontFiles, ...] = (
 )
 
 
-def ui_font() -> FontFiles | None:
-    """The installed font for every language (``$INCAN_FONT`` first), or None."""
-    env = os.environ.get(FONT_ENV)
-    if env and Path(env).is_file():
-        return FontFiles(Path(env).stem, Path(env), None, "")
-    for font in FONT_CANDIDATES:
+# Japanese-only fallbacks, used for Japanese when none of the above is
+# installed (their Latin lacks Polish letters, so other languages keep Kivy's
+# Roboto rather than these).
+JAPANESE_FALLBACKS: tuple[FontFiles, ...] = (
+    FontFiles(
+        "Noto Sans CJK JP",
+        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"),
+        "fonts-noto-cjk",
+    ),
+    FontFiles(
+        "Droid Sans Fallback",
+        Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+        None,
+        "fonts-droid-fallback",
+    ),
+)
+
+
+def _installed(fonts: Iterable[FontFiles]) -> FontFiles | None:
+    for font in fonts:
         if font.regular.is_file():
             bold = font.bold if font.bold is not None and font.bold.is_file() else None
             return FontFiles(font.name, font.regular, bold, font.package)
     return None
+
+
+def ui_font(code: str | None = None) -> FontFiles | None:
+    """The installed font for every language (``$INCAN_FONT`` first), or None.
+
+    With none installed, Japanese (``code`` or the language in use) still gets
+    a CJK font if there is one; the others then keep Kivy's own Roboto.
+    """
+    env = os.environ.get(FONT_ENV)
+    if env and Path(env).is_file():
+        return FontFiles(Path(env).stem, Path(env), None, "")
+    font = _installed(FONT_CANDIDATES)
+    if font is None and (code or _language) == "ja":
+        font = _installed(JAPANESE_FALLBACKS)
+    return font

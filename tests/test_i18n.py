@@ -391,3 +391,23 @@ def test_cli_readable_output_follows_the_locale_json_never(tmp_path: Path) -> No
     (tmp_path / "none.toml").write_text('[game]\nlanguage = "es"\n', encoding="utf-8")
     spanish = _cli("replay", str(EXAMPLE), lang="pl_PL.UTF-8", tmp_path=tmp_path)
     assert "ronda 2 de 5" in spanish.stdout  # the config file before the locale
+
+
+def test_font_choice_and_the_japanese_fallback(monkeypatch: pytest.MonkeyPatch,
+                                               tmp_path: Path) -> None:
+    monkeypatch.delenv(i18n.FONT_ENV, raising=False)
+    font = i18n.ui_font()
+    assert font is not None and font.package == "fonts-migmix"
+    assert font.bold is not None
+    cjk = tmp_path / "cjk.ttc"
+    cjk.write_bytes(b"")
+    monkeypatch.setattr(i18n, "FONT_CANDIDATES", (
+        i18n.FontFiles("gone", tmp_path / "gone.ttf", None, "fonts-gone"),))
+    monkeypatch.setattr(i18n, "JAPANESE_FALLBACKS", (
+        i18n.FontFiles("CJK", cjk, tmp_path / "no-bold.ttc", "fonts-cjk"),))
+    assert i18n.ui_font("pl") is None  # Polish keeps Kivy's Roboto: it has ą, ę, ł
+    fallback = i18n.ui_font("ja")
+    assert fallback is not None and fallback.regular == cjk and fallback.bold is None
+    monkeypatch.setenv(i18n.FONT_ENV, str(cjk))
+    chosen = i18n.ui_font("pl")
+    assert chosen is not None and chosen.regular == cjk

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import logging
 
-from companion.i18n import FontFiles, ui_font
+from companion.i18n import FontFiles, language, ui_font
 
 _log = logging.getLogger(__name__)
 
@@ -33,13 +33,16 @@ def register_fonts() -> FontFiles | None:
     global _registered
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
-    font = ui_font()
+    font = ui_font(language())
     if font is None:
         _log.error(
-            "no font for Japanese is installed; Japanese text will show as boxes "
-            "(install the Debian package fonts-migmix: scripts/setup.sh does)"
+            "no font for every language is installed; Japanese text will show as "
+            "boxes (install the Debian package fonts-migmix: scripts/setup.sh does)"
         )
         return None
+    if font.package != "fonts-migmix" and font.package:
+        _log.warning("using %s (%s): install fonts-migmix for every language",
+                     font.name, font.package)
     bold = str(font.bold) if font.bold is not None else None
     LabelBase.register(
         DEFAULT_FONT,
