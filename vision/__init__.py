@@ -1,0 +1,22 @@
+"""The card scanner: camera frames in, "this card was placed" out.
+
+Modules (import them directly; this package imports nothing heavy, so the
+command line stays fast):
+
+* ``vision.sources``: frame sources behind one interface (``FrameSource``:
+  ``start()``, ``stop()``, ``latest()``, ``wait(after_seq, timeout)``,
+  ``status``): ``OpenCVCamera``, ``PiCamera`` (picamera2, imported lazily),
+  ``FileSource`` (images or a video), ``VirtualTable`` (rendered frames of a
+  card on a table, for the demo and tests), and ``open_source(kind, ...)``.
+* ``vision.decode``: ``Decoder().decode(frame) -> FrameReads``: zxing-cpp
+  (QR only), then enlarged crops of sticker-like regions, then pyzbar on
+  them; only ``companion.cards`` payloads become cards.
+* ``vision.tracker``: ``Tracker().step(cards, foreign) -> events``
+  (``CardPlaced``, ``NotACard``, ``TwoCards``); pure Python.
+* ``vision.scanner``: ``Scanner(source, on_card, on_notice, on_status)`` on
+  its own thread, with ``process(image)``/``step()`` for deterministic use.
+* ``vision.stickers``: the printable sticker sheet (PDF).
+* ``vision.render``: the deterministic frame renderer behind the virtual
+  table, the tests and ``bench/vision.py``.
+* ``vision.cli``: the ``scan`` and ``stickers`` commands.
+"""
