@@ -208,3 +208,35 @@ def test_xdg_paths_without_the_environment(
 def test_parse_names_the_source_it_was_given() -> None:
     with pytest.raises(ConfigError, match=r"^/etc/x\.toml: \[game\] seats: "):
         parse("[game]\nseats = 1\n", "/etc/x.toml")
+
+
+def test_the_app_refuses_a_bad_config_with_one_line_naming_the_key(tmp_path: Path) -> None:
+    """Exit 2 (the unit's RestartPreventExitStatus), no traceback, the data file untouched."""
+    import os
+    import subprocess
+    import sys
+
+    config = tmp_path / "config.toml"
+    config.write_text('[camera]\nsource = "webcam"\n', encoding="utf-8")
+    data = tmp_path / "games.sqlite"
+    env = {
+        **os.environ,
+        CONFIG_ENV: str(config),
+        DATA_ENV: str(data),
+        "KIVY_HOME": str(tmp_path / "kivy"),
+        "KIVY_NO_ARGS": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_NO_FILELOG": "1",
+    }
+    env.pop("INCAN_DEBUG", None)
+    result = subprocess.run(
+        [sys.executable, "-m", "companion", "run", "--fullscreen", "--quit-after", "0.1"],
+        env=env, capture_output=True, text=True, timeout=120, check=False,
+        cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    assert result.returncode == 2
+    assert result.stderr == (
+        f"incan-companion: {config}: [camera] source: must be one of "
+        "'auto', 'picamera', 'v4l2', 'virtual', 'none'\n"
+    )
+    assert not data.exists()
