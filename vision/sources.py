@@ -361,6 +361,11 @@ def load_image(path: str | Path) -> npt.NDArray[np.uint8]:
     return np.asarray(image, np.uint8)
 
 
+#: Degradations a ``VirtualTable(hard=True)`` placement keeps while the card
+#: rests (motion and hands come and go by themselves).
+HARD_PLACEMENTS = ("blur", "noise", "jpeg", "glare", "tilt", "low_contrast", "dark", "small")
+
+
 class VirtualTable(FrameSource):
     """A rendered camera above a table: the demo's and the tests' camera.
 
@@ -370,6 +375,9 @@ class VirtualTable(FrameSource):
     card in view.  Each placement draws fresh lighting, position, rotation,
     slant and focus from the seeded generator, and every frame gets its own
     sensor noise, so one seed always gives the same frames.
+
+    With ``hard=True`` every placement also keeps one of
+    :data:`HARD_PLACEMENTS` while it rests (the benchmark's hard sequences).
 
     Threaded, it renders at ``fps``; :meth:`next_image` renders the next frame
     synchronously (deterministic stepping for tests and the benchmark).
@@ -418,9 +426,8 @@ class VirtualTable(FrameSource):
                 rest = replace(rest, glare=(rest.x + math.cos(a) * 60, rest.y + math.sin(a) * 60,
                                             float(r.uniform(15, 30)), float(r.uniform(0.3, 0.6))))
             if self.hard:
-                kind = self._render.DEGRADATIONS[int(r.integers(0, 8))]
-                if kind not in ("motion", "hand"):
-                    rest = self._render.degrade(rest, kind, r)
+                kind = HARD_PLACEMENTS[int(r.integers(0, len(HARD_PLACEMENTS)))]
+                rest = self._render.degrade(rest, kind, r)
             direction = float(r.uniform(0, 2 * math.pi))
             dx, dy = math.cos(direction), math.sin(direction)
             steps = self.SLIDE_FRAMES
