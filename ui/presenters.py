@@ -478,7 +478,10 @@ def game_over_view(state: State) -> GameOverView:
             tie_break = _("Tied on {score}; more artifacts decide.").format(score=top)
         else:
             tie_break = _("Tied on {score} and on artifacts: a shared win.").format(score=top)
-    win_text = ngettext("Winner: {names}", "Winners: {names}", len(winners)).format(
+    # Two msgids, not ngettext: "Winner: {names}" is describe.py's msgid too,
+    # and "Winners" is only ever said of two or more seats.
+    one = len(winners) == 1
+    win_text = (_("Winner: {names}") if one else _("Winners: {names}")).format(
         names=names(state, list(winners))
     )
     seats = tuple(
