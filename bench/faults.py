@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import queue
 import random
 import signal
 import sqlite3
@@ -442,49 +443,89 @@ def demo_kill_points(
 # --- the camera coming back --------------------------------------------------------------
 
 
-def camera_recovery(mode: str, outage: float, *, stall_timeout: float = 2.0) -> dict[str, float]:
+class UiQueue:
+    """Stands in for the Kivy clock: adapters post callbacks, one thread runs them."""
+
+    def __init__(self) -> None:
+        self._q: queue.SimpleQueue[Callable[[], None]] = queue.SimpleQueue()
+
+    def post(self, fn: Callable[[], None]) -> None:
+        self._q.put(fn)
+
+    def pump(self) -> None:
+        while True:
+            try:
+                fn = self._q.get_nowait()
+            except queue.Empty:
+                return
+            fn()
+
+    def wait(self, check: Callable[[], bool], timeout: float) -> float:
+        """Run posted callbacks until ``check()``; the monotonic time it became true."""
+        deadline = time.monotonic() + timeout
+        while True:
+            self.pump()
+            if check():
+                return time.monotonic()
+            if time.monotonic() > deadline:
+                raise TimeoutError("condition not reached in time")
+            time.sleep(0.002)
+
+
+def camera_recovery(
+    mode: str,
+    outage: float,
+    *,
+    stall_timeout: float = 2.0,
+    backoff: tuple[float, float] | None = None,
+) -> dict[str, float]:
     """A device whose camera fails in ``mode`` for ``outage`` s, then comes back.
 
-    Returns seconds from the failure to "no camera" on the table, and from the
-    camera delivering again to the table showing it ok (with the real
-    reopening back-off of vision.sources).
+    Seconds from the failure to "no camera" on the table, and from the camera
+    being back (delivering on its next open or read) to the table showing it
+    ok; with the real reopening back-off of vision.sources unless ``backoff``.
     """
     from companion.config import CameraConfig, Config
     from companion.events import Start
+    from companion.i18n import _
     from companion.wiring import build
 
-    flaky = flaky_camera(seed=5)
+    shown_ok, shown_none = _("camera ok"), _("no camera: enter cards by tapping")
+    ui = UiQueue()
+    camera = flaky_camera(seed=5, backoff=backoff)
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(camera=CameraConfig(source="v4l2"), data_file=Path(tmp) / "g.sqlite")
-        device = _build_with_source(build, config, flaky, stall_timeout)
+        device = build_with_source(build, config, camera, stall_timeout, ui.post)
         try:
             table = device.new_game(Start(("Ana", "Bo", "Cy")))
-            _wait(lambda: table.scanner_status == "ok", 10.0)
+            ui.wait(lambda: camera.reads > 3 and table.scanner_status == shown_ok, 30)
             t_fail = time.monotonic()
-            flaky.fail(mode)
-            _wait(lambda: table.scanner_status == "no camera", 30.0)
-            t_noticed = time.monotonic()
-            time.sleep(max(0.0, outage - (t_noticed - t_fail)))
+            camera.fail(mode)
+            t_noticed = ui.wait(lambda: table.scanner_status == shown_none, 60)
+            end = t_fail + outage
+            while time.monotonic() < end:
+                ui.pump()
+                time.sleep(0.01)
             t_back = time.monotonic()
-            flaky.recover()
-            _wait(lambda: table.scanner_status == "ok", 30.0)
-            t_ok = time.monotonic()
+            camera.recover()
+            t_ok = ui.wait(lambda: table.scanner_status == shown_ok, 60)
         finally:
             device.close()
     return {"noticed": t_noticed - t_fail, "recovered": t_ok - t_back}
 
 
-def _wait(check: Callable[[], bool], timeout: float) -> None:
-    deadline = time.monotonic() + timeout
-    while not check():
-        if time.monotonic() > deadline:
-            raise TimeoutError("condition not reached")
-        time.sleep(0.005)
+def build_with_source(
+    build: Callable[..., Any],
+    config: Any,
+    source: Any,
+    stall_timeout: float,
+    post: Callable[[Callable[[], None]], None] | None = None,
+) -> Any:
+    """companion.wiring.build with ``source`` as the configured camera.
 
-
-def _build_with_source(build: Callable[..., object], config: object, source: object,
-                       stall_timeout: float) -> object:  # fmt: skip
-    """companion.wiring.build with ``source`` as the configured camera."""
+    Everything else is the real device: the vision Scanner thread (with this
+    ``stall_timeout``), the Device, its Table and the data file.
+    """
     import vision.scanner
     import vision.sources
 
@@ -492,36 +533,48 @@ def _build_with_source(build: Callable[..., object], config: object, source: obj
     real_scanner = vision.scanner.Scanner
 
     class Scanner(real_scanner):  # type: ignore[misc, valid-type]
-        def __init__(self, *a: object, **k: object) -> None:
+        def __init__(self, *a: Any, **k: Any) -> None:
             k.setdefault("stall_timeout", stall_timeout)
             super().__init__(*a, **k)
 
     vision.sources.open_source = lambda kind, **opts: source  # type: ignore[assignment]
     vision.scanner.Scanner = Scanner  # type: ignore[misc]
     try:
-        return build(config, camera="config", seat_input="keyboard")
+        extra = {} if post is None else {"post": post}
+        return build(config, camera="config", seat_input="keyboard", **extra)
     finally:
         vision.sources.open_source = real_open
         vision.scanner.Scanner = real_scanner  # type: ignore[misc]
 
 
-def flaky_camera(seed: int = 0) -> Any:
-    """A camera that can be unplugged: reads raise, return nothing, or hang."""
+def flaky_camera(
+    seed: int = 0, *, backoff: tuple[float, float] | None = None, broken: str | None = None
+) -> Any:
+    """A camera that can be unplugged: reads raise, return nothing, or hang.
+
+    It films the virtual table (``place(card)`` lays a card under it).
+    ``backoff`` replaces the sources' reopening back-off (start, max) for
+    fast tests; ``broken`` starts it unplugged in that mode.
+    """
     from vision.sources import FrameSource, VirtualTable
 
     class Flaky(FrameSource):
         name = "flaky"
 
-        def __init__(self, seed: int = 0) -> None:
+        def __init__(self) -> None:
             super().__init__(fps=30.0)
+            if backoff is not None:
+                self.BACKOFF_START, self.BACKOFF_MAX = backoff
             self.table = VirtualTable(seed, fps=None)
             self.mode = "ok"
             self.opens = 0
+            self.reads = 0
+            self._scene = threading.Lock()
             self._back = threading.Event()
             self._back.set()
 
         def fail(self, mode: str) -> None:
-            assert mode in ("raise", "none", "stall")
+            assert mode in ("raise", "none", "stall"), mode
             self.mode = mode
             if mode == "stall":
                 self._back.clear()
@@ -530,21 +583,30 @@ def flaky_camera(seed: int = 0) -> Any:
             self.mode = "ok"
             self._back.set()
 
+        def place(self, card: str | None) -> None:
+            with self._scene:
+                self.table.place(card)
+
         def _open(self) -> None:
             if self.mode != "ok":
-                raise OSError("no such device")  # unplugged: cannot be opened either
+                raise OSError("no such device")  # unplugged: it cannot be opened either
             self.opens += 1
 
-        def _read(self) -> object:
+        def _read(self) -> Any:
             if self.mode == "raise":
                 raise OSError("camera unplugged")
             if self.mode == "none":
                 return None
             if self.mode == "stall":
                 self._back.wait()  # a driver that hangs until the camera is back
-            return self.table.next_image()
+            with self._scene:
+                self.reads += 1
+                return self.table.next_image()
 
-    return Flaky(seed)
+    camera = Flaky()
+    if broken is not None:
+        camera.fail(broken)
+    return camera
 
 
 # --- service start to first screen ------------------------------------------------------
