@@ -1,0 +1,174 @@
+"""A seat button stuck down does not block the other seats, on a whole device.
+
+The device is built as the app builds it (``companion.wiring.build``) with
+the seat panel on gpiozero's MockFactory (the demo's pins) and the default
+pin map; presses reach the table through ``post``, drained by the test
+thread as the Kivy clock would. Time is fake, shared by the debouncer and
+the reveal countdown.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from companion.choices import Choice
+from companion.config import DEFAULT_PINS, Config
+from companion.engine import Phase
+from companion.events import Draw, Reveal, Start
+from companion.store import Store
+from ui import presenters
+
+ROOT = Path(__file__).resolve().parent.parent
+T, C = Choice.TORCH, Choice.CAMP
+SEATS = ("Ana", "Bo", "Cy", "Dee")
+
+
+def load_faults() -> ModuleType:
+    if "bench_faults" in sys.modules:
+        return sys.modules["bench_faults"]
+    spec = importlib.util.spec_from_file_location("bench_faults", ROOT / "bench" / "faults.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["bench_faults"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+faults = load_faults()
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class Rig:
+    def __init__(self, tmp: Path) -> None:
+        from companion.wiring import build
+
+        self.clock = Clock()
+        self.ui = faults.UiQueue()
+        self.data = tmp / "games.sqlite"
+        config = Config(countdown=1.0, data_file=self.data)
+        self.device: Any = build(
+            config, post=self.ui.post, clock=self.clock, seat_input="mock", camera="none"
+        )
+        assert self.device.seat_input == "mock"
+        self.factory = self.device.pin_factory
+        self.table: Any = self.device.new_game(Start(SEATS, "incan-gold"))
+
+    def pin(self, seat: int, choice: Choice) -> Any:
+        return self.factory.pin(getattr(DEFAULT_PINS[seat], choice.value))
+
+    def press(self, seat: int, choice: Choice) -> None:
+        pin = self.pin(seat, choice)
+        pin.drive_low()
+        self.clock.advance(0.1)
+        pin.drive_high()
+        self.clock.advance(0.1)
+        self.ui.pump()
+
+    def lit(self) -> set[int]:
+        return {s for s in range(len(SEATS)) if self.factory.pin(DEFAULT_PINS[s].led).state}
+
+    def reveal(self) -> None:
+        self.clock.advance(1.5)
+        self.ui.pump()
+        assert self.table.tick()
+        self.ui.pump()
+
+    def waiting_for(self) -> str:
+        c = self.table.collector
+        return presenters.table_view(self.table.state, due=c.due, chosen=c.chosen).prompt
+
+
+@pytest.fixture
+def rig(tmp_path: Path) -> Iterator[Rig]:
+    r = Rig(tmp_path)
+    yield r
+    r.device.close()
+
+
+def test_a_stuck_torch_counts_once_and_never_blocks_the_others(rig: Rig) -> None:
+    table = rig.table
+    first = table.entry_options()[0]
+    assert table.enter_card(first)
+    assert table.state.phase is Phase.CHOOSE
+
+    # Turn 1: Ana's torch button sticks down (pressed, never released).
+    rig.pin(0, T).drive_low()
+    rig.ui.pump()
+    assert rig.device.panel.held() == [(0, T)]
+    for seat in (1, 2, 3):
+        rig.press(seat, T)
+    assert table.collector.chosen == {0, 1, 2, 3}
+    assert rig.lit() == {0, 1, 2, 3}
+    rig.reveal()
+
+    second = next(c for c in table.entry_options() if c != first)
+    assert table.enter_card(second)
+    assert table.state.phase is Phase.CHOOSE, second
+
+    # Turn 2: the stuck button gives no new press, so the table waits for Ana
+    # alone, while every other seat's press is taken and lit as usual.
+    for seat in (1, 2, 3):
+        rig.press(seat, C if seat == 3 else T)
+    assert table.collector.chosen == {1, 2, 3}
+    assert rig.lit() == {1, 2, 3}
+    assert "Ana" in rig.waiting_for()
+    assert "Bo" not in rig.waiting_for()
+    # Her other button still works: she chooses camp.
+    rig.press(0, C)
+    assert table.collector.chosen == {0, 1, 2, 3}
+    rig.reveal()
+
+    with Store(rig.data, readonly=True) as store:
+        assert store.events(table.game) == [
+            Start(SEATS, "incan-gold"),
+            Draw(first),
+            Reveal(()),
+            Draw(second),
+            Reveal((0, 3)),
+        ]
+
+
+def test_a_button_stuck_before_the_choice_is_due_is_not_a_choice(rig: Rig) -> None:
+    table = rig.table
+    rig.pin(2, C).drive_low()  # Cy's camp button is stuck from the start
+    rig.ui.pump()
+    assert table.enter_card(table.entry_options()[0])
+    for seat in (0, 1, 3):
+        rig.press(seat, T)
+    assert table.collector.chosen == {0, 1, 3}
+    assert "Cy" in rig.waiting_for()
+    rig.clock.advance(5.0)
+    assert not table.tick()  # nobody is revealed for a stuck button
+    rig.press(2, T)
+    rig.reveal()
+    assert table.state.seats[2].status.value == "in"
+
+
+def test_every_other_button_stuck_at_once_still_lets_the_last_seat_choose(rig: Rig) -> None:
+    table = rig.table
+    assert table.enter_card(table.entry_options()[0])
+    for seat in (0, 1, 2):
+        rig.pin(seat, T).drive_low()  # three torches held down for ever
+    rig.ui.pump()
+    assert sorted(rig.device.panel.held()) == [(0, T), (1, T), (2, T)]
+    rig.press(3, C)
+    assert table.collector.chosen == {0, 1, 2, 3}
+    rig.reveal()
+    assert [s.status.value for s in table.state.seats] == ["in", "in", "in", "camp"]
