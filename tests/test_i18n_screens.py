@@ -56,27 +56,57 @@ def test_screens_render_in_every_language(
     """The screenshots to look at: out/screenshots/i18n/<code>-*.png."""
     got = report(code, tmp_path_factory)
     assert got["font"], "the all-languages font was not registered"
-    assert len(got["shots"]) == 5
+    assert len(got["shots"]) == 6
     for name in got["shots"]:
         shot = SHOTS / name
         assert shot.is_file() and shot.stat().st_size > 5000, shot
 
 
-@pytest.mark.xfail(reason="layout fixes for longer text are pending in ui/ (issue 7)",
-                   strict=False)
+# Cut-off text already reported to the UI with the fix it needs (issue 7);
+# (language, text) -> the fix. Anything else cut off fails the test below, and
+# an entry that no longer happens must be removed from here.
+PENDING: dict[tuple[str, str], str] = {
+    **{(code, word): "ui/table.kv: the 'chose' column header is 27 px wide for a "
+       "33-36 px word; widen it (size_hint_x 0.09 -> 0.12) or use font_size sp(11)"
+       for code, word in (("en", "chose"), ("pl", "wybór"))},
+    **{("ja", t): "ui/widgets.kv CardFaceWidget title: the big number font is chosen by "
+       "len(root.title) <= 3, so 2-3 character Japanese names get it too; use "
+       "root.title.isdigit()" for t in ("秘宝", "ヘビ", "クモ", "ミイラ", "落石")},
+    **{("es", t): "ui/widgets.kv CardFaceWidget title: a 10-letter name needs a smaller "
+       "font on the 62 px path card; bound it by width, e.g. "
+       "min(root.height * 0.17, root.width * 1.6 / max(len(root.title), 6))"
+       for t in ("Serpientes", "Artefacto")},
+    ("es", "Jugadores"): "ui/setup.kv: the 'Seats' label is 90 px wide; make it "
+    "width: max(dp(90), self.texture_size[0] + dp(8))",
+    **{(code, t): "ui/table.kv: the event label (text: root.event) has shorten: True, "
+       "which keeps it to ONE line although it is 56 px high with max_lines: 2; drop "
+       "shorten (keep max_lines: 2) - the same for the status label (root.status)"
+       for code, t in (
+           ("en", "Bartłomiej leaves: 17 from the path, and takes the artifact worth 5."),
+           ("pl", "Bartłomiej wraca: 17 ze ścieżki i zabiera artefakt wart 5."),
+           ("es", "Bartłomiej vuelve: 17 del camino y se lleva el artefacto de 5."),
+           ("ja", "Bartłomiejが帰還：道から1人17、秘宝（5点）も獲得."),  # noqa: RUF001
+       )},
+}
+
+
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_no_text_is_cut_off_in_any_language(
     code: str, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     got = report(code, tmp_path_factory)
-    seen: set[tuple[str, str]] = set()
+    seen: set[str] = set()
     lines = []
     for o in got["overflow"]:
-        if (o["text"], o["why"]) not in seen:
-            seen.add((o["text"], o["why"]))
-            lines.append(f"{o['screen']}: {o['widget']}: {o['text']!r}: {o['why']} "
-                         f"(needs {o['need']}, has {o['have']})")
+        if o["text"] in seen or (code, o["text"]) in PENDING:
+            continue
+        seen.add(o["text"])
+        lines.append(f"{o['screen']}: {o['widget']}: {o['text']!r}: {o['why']} "
+                     f"(needs {o['need']}, has {o['have']})")
     assert not lines, f"text does not fit in {code}:\n" + "\n".join(lines)
+    still = {o["text"] for o in got["overflow"]}
+    gone = [t for c, t in PENDING if c == code and t not in still]
+    assert not gone, f"fixed now, remove from PENDING: {gone}"
 
 
 # --- the part that runs in its own process -----------------------------------------------
@@ -100,11 +130,14 @@ def _overflow(screen_name: str, root: Any) -> list[dict[str, Any]]:
     from kivy.core.text import Label as CoreLabel
     from kivy.uix.label import Label
 
+    from companion.i18n import _
+
+    by_name = set(NAMES) | {_("{name} took it").format(name=n) for n in NAMES}
     found: list[dict[str, Any]] = []
     for w in root.walk(restrict=True):
         if not isinstance(w, Label) or not w.text.strip() or w.width < 2 or w.height < 2:
             continue
-        if _hidden(w) or any(name in w.text for name in NAMES):
+        if _hidden(w) or w.text in by_name:
             continue  # a seat's name is shortened with "…" by design when long
         if not w.text_size[0]:
             probe = CoreLabel(text=w.text, font_size=w.font_size, bold=w.bold,
@@ -227,14 +260,17 @@ def render(code: str, work: Path) -> dict[str, Any]:
         if i < len(cards) - 1:
             camp = (1,) if c == "T9" else (4, 5) if c == "T14" else ()
             assert table._accept(Reveal(camp))
+            if c == "T9":  # one seat leaves alone with the artifact: a long event line
+                _frames()
+                shot("2-table-camp")
     table.press(0, Choice.TORCH)
     table.press(2, Choice.CAMP)
     table.say(i18n._("No card can be turned now."), "warning")
     _frames()
-    shot("2-table")
+    shot("3-table")
     assert table.state.phase is Phase.CHOOSE
     app.open_entry_picker()  # the card picker over the table
-    shot("3-picker")
+    shot("4-picker")
     if app.picker is not None:
         app.picker.dismiss()
     _frames()
@@ -243,7 +279,7 @@ def render(code: str, work: Path) -> dict[str, Any]:
     assert table._accept(Reveal((3,)))
     assert table.enter_card("SNAKE2")
     _frames()
-    shot("4-round-end")
+    shot("5-round-end")
 
     # 5. Rounds 2 to 5, then the game end.
     for card in ("T5B", "T7B", "T11B", "T17"):
@@ -251,7 +287,7 @@ def render(code: str, work: Path) -> dict[str, Any]:
         assert table._accept(Reveal(tuple(table.state.due)))
     _frames()
     assert table.state.phase is Phase.GAME_OVER
-    shot("5-game-over")
+    shot("6-game-over")
 
     app.stop()
     return {
