@@ -411,3 +411,40 @@ def test_font_choice_and_the_japanese_fallback(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv(i18n.FONT_ENV, str(cjk))
     chosen = i18n.ui_font("pl")
     assert chosen is not None and chosen.regular == cjk
+
+
+TRICKY = [
+    i18n.Message("", msgstr=["Language: pl\nPlural-Forms: " + i18n.PLURAL_FORMS["pl"] + "\n"
+                             "Content-Type: text/plain; charset=UTF-8\n"]),
+    i18n.Message('say "hi"\\ \ttab', msgstr=['powiedz „cześć” \\ \ttab']),
+    i18n.Message("two\nlines", msgstr=["dwie\nlinie"]),
+    i18n.Message("Camp", msgctxt="button", msgstr=["Obóz"]),
+    i18n.Message("{n} gem", "{n} gems", msgstr=["{n} klejnot", "{n} klejnoty", "{n} klejnotów"]),
+    i18n.Message("maybe", msgstr=["może"], flags=["fuzzy"]),
+    i18n.Message("empty", msgstr=[""]),
+    i18n.Message("gone", msgstr=["było"], obsolete=True),
+]
+
+
+def test_po_round_trip_and_mo_as_gnu_msgfmt_would(tmp_path: Path) -> None:
+    text = format_po(TRICKY)
+    again = read_po(text)
+    assert [(m.msgctxt, m.msgid, m.msgid_plural, m.msgstr, m.fuzzy, m.obsolete) for m in again] \
+        == [(m.msgctxt, m.msgid, m.msgid_plural, m.msgstr, m.fuzzy, m.obsolete) for m in TRICKY]
+    import io
+
+    ours = gettext.GNUTranslations(io.BytesIO(i18n.mo_bytes(again)))
+    assert ours.gettext('say "hi"\\ \ttab') == 'powiedz „cześć” \\ \ttab'
+    assert ours.gettext("two\nlines") == "dwie\nlinie"
+    assert ours.pgettext("button", "Camp") == "Obóz" and ours.gettext("Camp") == "Camp"
+    assert [ours.ngettext("{n} gem", "{n} gems", n) for n in (1, 3, 5)] == [
+        "{n} klejnot", "{n} klejnoty", "{n} klejnotów"]
+    assert ours.gettext("maybe") == "maybe"  # fuzzy: not used, as msgfmt does
+    assert ours.gettext("empty") == "empty" and ours.gettext("gone") == "gone"
+    if shutil.which("msgfmt"):
+        po = tmp_path / "x.po"
+        po.write_text(text, encoding="utf-8")
+        subprocess.run(["msgfmt", "-o", str(tmp_path / "x.mo"), str(po)], check=True)
+        with (tmp_path / "x.mo").open("rb") as fp:
+            gnu = gettext.GNUTranslations(fp)
+        assert gnu._catalog == ours._catalog  # type: ignore[attr-defined]
