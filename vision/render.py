@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import functools
 import math
+import zlib
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -88,7 +89,8 @@ def card_image(card_id: str | None, sticker_text: str | None, px_per_mm: float,
     cv2.rectangle(img, (border, border), (w - border, h - border),
                   tuple(min(255, c + 50) for c in bg), max(1, round(px_per_mm)))
     # Some artwork around the sticker: busy edges are what a real card shows.
-    rng = np.random.default_rng(abs(hash(card_id or "")) % 2**32 if card_id else 7)
+    # zlib.crc32, not hash(): str hashes change from one process to the next
+    rng = np.random.default_rng(zlib.crc32(card_id.encode()) if card_id else 7)
     for _ in range(14):
         centre = (int(rng.integers(0, w)), int(rng.integers(0, h)))
         radius = int(rng.integers(w // 20, w // 6))
