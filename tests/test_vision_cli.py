@@ -151,3 +151,11 @@ def test_bad_sticker_options_are_bad_input(tmp_path: Path,
     assert "between" in capsys.readouterr().err
     assert main(["stickers", "--out", str(tmp_path / "no" / "dir" / "x.pdf")]) == 2
     assert "Traceback" not in capsys.readouterr().err
+
+
+def test_the_help_states_the_real_default_size(capsys: pytest.CaptureFixture[str]) -> None:
+    from vision.stickers import DEFAULT_SIZE_MM
+
+    with pytest.raises(SystemExit):
+        main(["stickers", "--help"])
+    assert f"(default {DEFAULT_SIZE_MM:g})" in " ".join(capsys.readouterr().out.split())

@@ -24,7 +24,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", required=True, metavar="FILE.pdf", help="the PDF to write")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (a4)")
     p.add_argument("--size", type=_size_mm, default=None, metavar="MM",
-                   help="side of the printed QR symbol in millimetres (default 24)")
+                   help="side of the printed QR symbol in millimetres (default 25)")
     p.set_defaults(func=cmd_stickers)
 
 
