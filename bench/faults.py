@@ -377,9 +377,10 @@ def committed_events(path: Path) -> list[str]:
 @dataclass
 class DemoKillReport:
     kills: int = 0
-    committed_before_kill: int = 0
+    committed_before_kill: int = 0  # the most events a reader saw just before a kill
     lost: int = 0
-    resumed: int = 0
+    resumed: int = 0  # runs that said "demo: resuming game" (killed ones and the last)
+    last_resumed: bool = False  # the last (unkilled) run went on with the stored game
     finished: bool = False
     final_events: int = 0
     problems: list[str] = field(default_factory=list)
@@ -408,7 +409,8 @@ def demo_kill_points(
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
             report.kills += 1
-        proc.communicate(timeout=60)
+        _out, err = proc.communicate(timeout=60)
+        report.resumed += "demo: resuming game" in err
         report.committed_before_kill = max(report.committed_before_kill, len(seen))
         verdict = integrity(path)
         if verdict != "ok":
@@ -426,8 +428,8 @@ def demo_kill_points(
     before = committed_events(path)
     result = subprocess.run(demo_command(path, seed), env=env, cwd=ROOT, capture_output=True,
                             text=True, timeout=300, check=False)  # fmt: skip
-    if "demo: resuming game" in result.stderr:
-        report.resumed += 1
+    report.last_resumed = "demo: resuming game" in result.stderr
+    report.resumed += report.last_resumed
     after = committed_events(path)
     report.final_events = len(after)
     if after[: len(before)] != before:
@@ -703,8 +705,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 d = demo_kill_points(Path(tmp) / "demo.sqlite", Path(tmp) / "kivy", demo_points,
                                      getattr(args, "seed", 1))  # fmt: skip
             print(f"kill -9 of demo --autoplay: {d.kills} kills, {d.lost} committed events "
-                  f"lost, resumed {d.resumed}, finished {d.finished} with {d.final_events} "
-                  "events")  # fmt: skip
+                  f"lost, {d.resumed} runs resumed a stored game, last run finished: "
+                  f"{d.finished}, {d.final_events} events stored")  # fmt: skip
             for p in d.problems:
                 print(f"  PROBLEM: {p}")
     if args.what in ("camera", "all"):
