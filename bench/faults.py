@@ -263,6 +263,8 @@ def run_writer(
             proc.wait()
     reader.join(10)
     err = proc.stderr.read() if proc.stderr else ""
+    if killed and proc.returncode == 0:
+        killed = False  # it ended its game between the last look and the signal
     if not killed and proc.returncode != 0:
         raise RuntimeError(f"writer failed ({proc.returncode}): {err.strip()}")
     if killed and proc.returncode != -signal.SIGKILL:
@@ -408,8 +410,8 @@ def demo_kill_points(
         seen = committed_events(path)  # the last look, then at once:
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
-            report.kills += 1
         _out, err = proc.communicate(timeout=60)
+        report.kills += proc.returncode == -signal.SIGKILL
         report.resumed += "demo: resuming game" in err
         report.committed_before_kill = max(report.committed_before_kill, len(seen))
         verdict = integrity(path)
