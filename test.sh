@@ -2,7 +2,7 @@
 # Set everything up, then run the linters and the whole test suite.
 set -euo pipefail
 cd "$(dirname "$0")"
-scripts/setup.sh
+scripts/setup.sh --test
 .venv/bin/ruff check .
 .venv/bin/mypy
 exec .venv/bin/python -m pytest -q "$@"

@@ -61,11 +61,10 @@ def main() -> None:
     t = time.perf_counter()
     events = 0
     for seed in range(opts.games):
-        session = None
-        for _event, session in random_events(random.Random(seed), mistakes=0.02):
-            events += 1
-        assert session is not None
-        Session.replay(session.log)
+        played = list(random_events(random.Random(seed), mistakes=0.02))
+        events += len(played)
+        _, last = played[-1]
+        Session.replay(last.log)
     took = time.perf_counter() - t
     print(
         f"{opts.games} random games played and replayed ({events} events): {took:.1f} s"

@@ -184,9 +184,12 @@ def parse(text: str, where: str = "config") -> Config:
     )
     data = table.get("data", {}).get("file")
     if data is not None:
+        # INCAN_DATA still wins: it is how a test, a bench or the service
+        # points one run elsewhere without editing the device's config.
         if not isinstance(data, str) or not data.strip():
             raise r.fail("[data] file", "must be a file path")
-        config = replace(config, data_file=Path(data).expanduser())
+        if not os.environ.get(DATA_ENV):
+            config = replace(config, data_file=Path(data).expanduser())
     return config
 
 

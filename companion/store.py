@@ -240,12 +240,21 @@ def open_or_set_aside(path: str | Path) -> tuple[Store, str | None]:
     try:
         return Store(path), None
     except (NotOurFile, DamagedFile) as e:
-        aside = path.with_name(f"{path.name}.bad-{datetime.now():%Y%m%d-%H%M%S}")
+        aside = _free_name(path.with_name(f"{path.name}.bad-{datetime.now():%Y%m%d-%H%M%S}"))
         for suffix in ("", "-wal", "-shm"):
             extra = Path(f"{path}{suffix}")
             if extra.exists():
                 extra.rename(Path(f"{aside}{suffix}"))
         return Store(path), f"{e}. It was set aside as {aside.name}; a new data file was started."
+
+
+def _free_name(wanted: Path) -> Path:
+    # Two bad files set aside within one second must not land on each other.
+    name, n = wanted, 1
+    while any(Path(f"{name}{suffix}").exists() for suffix in ("", "-wal", "-shm")):
+        n += 1
+        name = wanted.with_name(f"{wanted.name}-{n}")
+    return name
 
 
 class _Transaction:

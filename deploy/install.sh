@@ -50,13 +50,13 @@ SYSTEM_PYTHON=/usr/bin/python3
 # venv sees them through --system-site-packages; libzbar0 is pyzbar's decoder;
 # libmtdev1 Kivy's touch input; the GL/EGL/GBM/DRM libraries are what the
 # SDL2 bundled in Kivy's wheel loads to draw on KMS/DRM without a desktop;
-# fonts-droid-fallback has the Japanese glyphs.
+# fonts-migmix draws Polish, Spanish and Japanese in one font.
 APT_PACKAGES=(
     python3 python3-venv python3-pip
     python3-picamera2 python3-lgpio
     libzbar0 libmtdev1
     libgl1 libegl1 libgles2 libgbm1 libdrm2
-    fonts-droid-fallback
+    fonts-migmix
 )
 
 die() {

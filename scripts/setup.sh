@@ -8,8 +8,14 @@ cd "$(dirname "$0")/.."
 
 # libzbar0: pyzbar's decoder. libmtdev1: Kivy's touch input. libgl1/libegl1:
 # Kivy's window (offscreen under tests). poppler-utils: the sticker-sheet test
-# renders the PDF back to an image. fonts-droid-fallback: CJK glyphs.
-APT_PACKAGES=(libzbar0 libmtdev1 libgl1 libegl1 libgles2 poppler-utils fonts-droid-fallback)
+# renders the PDF back to an image. fonts-migmix: one font with Polish,
+# Spanish and Japanese letters, for the screens and the sticker sheet.
+APT_PACKAGES=(libzbar0 libmtdev1 libgl1 libegl1 libgles2 poppler-utils fonts-migmix)
+# --test adds what only the tests use: shellcheck (the shell scripts) and GNU
+# gettext (msgfmt checks the catalogues as translators' tools will).
+if [ "${1:-}" = "--test" ]; then
+    APT_PACKAGES+=(shellcheck gettext)
+fi
 PYTHON=${PYTHON:-python3}
 if ! "$PYTHON" -c 'import ensurepip' 2>/dev/null; then
     APT_PACKAGES+=(python3-venv)

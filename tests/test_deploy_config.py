@@ -194,6 +194,17 @@ def test_environment_chooses_the_files(monkeypatch: pytest.MonkeyPatch, tmp_path
     assert config.data_file == tmp_path / "var" / "games.sqlite"
 
 
+def test_the_environment_wins_over_a_data_file_in_the_config(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    path = tmp_path / "config.toml"
+    path.write_text('[data]\nfile = "~/elsewhere.sqlite"\n', encoding="utf-8")
+    monkeypatch.delenv(DATA_ENV, raising=False)
+    assert load(path).data_file == Path("~/elsewhere.sqlite").expanduser()
+    monkeypatch.setenv(DATA_ENV, str(tmp_path / "var" / "games.sqlite"))
+    assert load(path).data_file == tmp_path / "var" / "games.sqlite"
+
+
 def test_xdg_paths_without_the_environment(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

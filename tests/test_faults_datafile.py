@@ -16,7 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-import time
+from datetime import datetime, tzinfo
 from pathlib import Path
 
 import pytest
@@ -148,15 +148,17 @@ def test_a_file_from_a_newer_version_is_set_aside_not_upgraded(tmp_path: Path) -
     assert set_aside_copies(tmp_path)[0].read_bytes() == original
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="store.open_or_set_aside names the copy by the second only: a second bad "
-    "file set aside within the same second renames onto the first copy (lost)",
-)
-def test_two_bad_files_in_the_same_second_keep_both_copies(tmp_path: Path) -> None:
+class _FrozenClock(datetime):
+    @classmethod
+    def now(cls, tz: tzinfo | None = None) -> _FrozenClock:
+        return cls(2026, 11, 22, 10, 15, 0, tzinfo=tz)
+
+
+def test_two_bad_files_in_the_same_second_keep_both_copies(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("companion.store.datetime", _FrozenClock)
     path = tmp_path / "games.sqlite"
-    # Start just after a second begins, so both set-asides share it.
-    time.sleep(1.0 - (time.time() % 1.0) + 0.01)
     path.write_text("first bad file", encoding="utf-8")
     open_or_set_aside(path)[0].close()
     path.unlink()

@@ -12,11 +12,6 @@ import pytest
 
 from companion import i18n
 
-pytest.importorskip("reportlab")
-pytest.importorskip("zxingcpp")
-pytestmark = pytest.mark.skipif(shutil.which("pdftotext") is None,
-                                reason="poppler-utils not installed")
-
 CARDS = ("SNAKE1", "FIRE1", "A1", "T5A")
 SAID = {
     "en": ["snakes", "fire", "artifact 1", "treasure 5"],
@@ -35,6 +30,7 @@ def english_afterwards() -> Iterator[None]:
 def sheet_text(code: str, out: Path) -> str:
     from vision.stickers import write_pdf
 
+    assert shutil.which("pdftotext"), "poppler-utils (pdftotext) is needed: scripts/setup.sh"
     i18n.set_language(code)
     write_pdf(out, cards=CARDS)
     done = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True,
@@ -42,8 +38,6 @@ def sheet_text(code: str, out: Path) -> str:
     return done.stdout
 
 
-@pytest.mark.xfail(reason="vision/stickers.py still draws names in Helvetica (no ę, ł, "
-                          "Japanese); see the issue 7 report", strict=False)
 @pytest.mark.parametrize("code", list(SAID))
 def test_sticker_names_in_the_chosen_language(code: str, tmp_path: Path) -> None:
     text = sheet_text(code, tmp_path / f"{code}.pdf")
@@ -59,3 +53,21 @@ def test_sticker_payloads_do_not_change_with_the_language() -> None:
     english = [card_modules(c).tobytes() for c in CARDS]
     i18n.set_language("ja")
     assert [card_modules(c).tobytes() for c in CARDS] == english
+
+
+def test_a_sheet_needing_a_missing_font_is_refused_with_the_package_to_install(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from vision.stickers import NoFontForLanguage, write_pdf
+
+    monkeypatch.setattr(i18n, "FONT_CANDIDATES", ())
+    monkeypatch.setattr(i18n, "JAPANESE_FALLBACKS", ())
+    monkeypatch.delenv(i18n.FONT_ENV, raising=False)
+    i18n.set_language("ja")
+    out = tmp_path / "ja.pdf"
+    with pytest.raises(NoFontForLanguage, match="fonts-migmix"):
+        write_pdf(out, cards=CARDS)
+    assert not out.exists()
+    i18n.set_language("es")  # Helvetica has every Spanish letter
+    write_pdf(out, cards=CARDS)
+    assert out.stat().st_size > 0

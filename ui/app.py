@@ -219,6 +219,9 @@ class CompanionApp(App):
         if self.sm is not None and self.sm.current != name:
             self.sm.current = name
 
+    def on_screen(self, name: str) -> bool:
+        return self.sm is not None and bool(self.sm.current == name)
+
     def show_setup(self) -> None:
         game = self.device.unfinished()
         text = ""
@@ -274,7 +277,10 @@ class CompanionApp(App):
 
         if self.picker is not None:
             self.picker.dismiss()
-        self.picker = CardPicker(view, lambda cid: on_pick(cid))
+        def picked(card_id: str) -> None:
+            on_pick(card_id)
+
+        self.picker = CardPicker(view, picked)
         self.picker.bind(on_dismiss=lambda *a: setattr(self, "picker", None))
         self.picker.open(animation=False)
 
@@ -296,7 +302,7 @@ class CompanionApp(App):
         if key == 8:  # backspace: undo
             self.undo()
             return True
-        if key in (32, 13) and self.table_screen.virtual and self.sm.current == "table":
+        if key in (32, 13) and self.table_screen.virtual and self.on_screen("table"):
             self.turn_virtual_card()
             return True
         return self.device.key(name)

@@ -88,5 +88,7 @@ def cmd_stickers(args: argparse.Namespace) -> int:
                           size_mm=args.size if args.size is not None else DEFAULT_SIZE_MM)
     except OSError as e:
         raise BadInput(f"{out}: {e.strerror or e}") from None
+    except ValueError as e:  # a size or paper out of range, or no font for the language
+        raise BadInput(str(e)) from None
     print(f"{out}: {pages} page(s)")
     return 0

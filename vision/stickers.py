@@ -61,6 +61,52 @@ def label_size_mm(size_mm: float) -> tuple[float, float]:
     return side, side + max(8.0, size_mm * 0.3)
 
 
+class NoFontForLanguage(ValueError):
+    """The sheet's language needs letters no installed font has."""
+
+
+def _label_fonts() -> tuple[str, str]:
+    """Regular and bold font names for the names on the stickers.
+
+    The PDF's built-in Helvetica has no ą, ę, ł or Japanese, so the
+    all-languages TrueType font of the screens is embedded when it is
+    installed; Helvetica is kept only where it can draw every name.
+    """
+    from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
+    from reportlab.pdfbase.ttfonts import TTFont  # type: ignore[import-untyped]
+
+    from companion.describe import card_name
+    from companion.i18n import language, ui_font
+
+    font = ui_font(language())
+    if font is not None and font.regular.suffix.lower() == ".ttf":
+        regular = f"incan-{font.name}"
+        bold = f"{regular}-bold" if font.bold is not None else regular
+        if regular not in pdfmetrics.getRegisteredFontNames():
+            pdfmetrics.registerFont(TTFont(regular, str(font.regular)))
+            if font.bold is not None:
+                pdfmetrics.registerFont(TTFont(bold, str(font.bold)))
+        return regular, bold
+    try:
+        for card_id in ALL_IDS:
+            card_name(card_id).encode("cp1252")
+    except UnicodeEncodeError:
+        raise NoFontForLanguage(
+            "the card names in this language need a font with all their letters: "
+            "install the Debian package fonts-migmix (scripts/setup.sh does), "
+            "or print the sheet in English (language = \"en\")"
+        ) from None
+    return "Helvetica", "Helvetica-Bold"
+
+
+def _fitted(text: str, font: str, pt: float, width: float) -> float:
+    # Polish and Spanish names run longer than the label at small sizes.
+    from reportlab.pdfbase.pdfmetrics import stringWidth  # type: ignore[import-untyped]
+
+    wide = float(stringWidth(text, font, pt))
+    return pt if wide <= width else max(4.0, pt * width / wide)
+
+
 def write_pdf(out: str | Path, paper: str = "a4", size_mm: float = DEFAULT_SIZE_MM,
               cards: tuple[str, ...] = ALL_IDS) -> int:
     """Write the sticker sheet for ``cards`` to ``out``; return the number of pages."""
@@ -85,6 +131,7 @@ def write_pdf(out: str | Path, paper: str = "a4", size_mm: float = DEFAULT_SIZE_
     name_pt = max(6.0, min(12.0, size_mm * 0.36))
     id_pt = name_pt * 0.75
 
+    regular, bold = _label_fonts()
     pdf = canvas.Canvas(str(out), pagesize=(page_w, page_h))
     pdf.setTitle("Incan Gold card stickers")
     pdf.setAuthor("incan-companion")
@@ -123,10 +170,10 @@ def write_pdf(out: str | Path, paper: str = "a4", size_mm: float = DEFAULT_SIZE_
         pdf.drawPath(path, stroke=0, fill=1)
         # name in words and id
         text_top = top - label_w
-        pdf.setFont("Helvetica-Bold", name_pt)
-        pdf.drawCentredString(x + label_w / 2, text_top - name_pt * 0.9,
-                              card_name(card_id))
-        pdf.setFont("Helvetica", id_pt)
+        name = card_name(card_id)
+        pdf.setFont(bold, _fitted(name, bold, name_pt, label_w - 2 * mm))
+        pdf.drawCentredString(x + label_w / 2, text_top - name_pt * 0.9, name)
+        pdf.setFont(regular, id_pt)
         pdf.setFillColorRGB(0.3, 0.3, 0.3)
         pdf.drawCentredString(x + label_w / 2, text_top - name_pt * 0.9 - id_pt * 1.3, card_id)
     pdf.showPage()
