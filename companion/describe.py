@@ -17,7 +17,7 @@ from companion.engine import (
     Status,
     TreasureSplit,
 )
-from companion.i18n import _, ngettext
+from companion.i18n import _, ngettext, pgettext
 
 
 def hazard_name(kind: str) -> str:
@@ -73,7 +73,7 @@ def last_event(state: State) -> str:
                 text += ngettext(
                     ", {left} left on the card", ", {left} left on the card", left
                 ).format(left=left)
-            return text + "."
+            return _full_stop(text)
         case ArtifactOnPath(card):
             return _("An artifact lies on the path; only a seat that leaves alone takes it.")
         case FirstHazard(card):
@@ -103,8 +103,13 @@ def last_event(state: State) -> str:
                 text += ngettext(
                     "; {left} stays on the path", "; {left} stay on the path", left
                 ).format(left=left)
-            return text + "."
+            return _full_stop(text)
     return ""
+
+
+def _full_stop(sentence: str) -> str:
+    # Japanese ends a sentence with 。, not with a Latin full stop.
+    return pgettext("end of a sentence", "{sentence}.").format(sentence=sentence)
 
 
 def table(state: State, *, hidden_tents: bool = False) -> str:

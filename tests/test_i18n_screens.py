@@ -65,29 +65,7 @@ def test_screens_render_in_every_language(
 # Cut-off text already reported to the UI with the fix it needs (issue 7);
 # (language, text) -> the fix. Anything else cut off fails the test below, and
 # an entry that no longer happens must be removed from here.
-PENDING: dict[tuple[str, str], str] = {
-    **{(code, word): "ui/table.kv: the 'chose' column header is 27 px wide for a "
-       "33-36 px word; widen it (size_hint_x 0.09 -> 0.12) or use font_size sp(11)"
-       for code, word in (("en", "chose"), ("pl", "wybór"))},
-    **{("ja", t): "ui/widgets.kv CardFaceWidget title: the big number font is chosen by "
-       "len(root.title) <= 3, so 2-3 character Japanese names get it too; use "
-       "root.title.isdigit()" for t in ("秘宝", "ヘビ", "クモ", "ミイラ", "落石")},
-    **{("es", t): "ui/widgets.kv CardFaceWidget title: a 10-letter name needs a smaller "
-       "font on the 62 px path card; bound it by width, e.g. "
-       "min(root.height * 0.17, root.width * 1.6 / max(len(root.title), 6))"
-       for t in ("Serpientes", "Artefacto")},
-    ("es", "Jugadores"): "ui/setup.kv: the 'Seats' label is 90 px wide; make it "
-    "width: max(dp(90), self.texture_size[0] + dp(8))",
-    **{(code, t): "ui/table.kv: the event label (text: root.event) has shorten: True, "
-       "which keeps it to ONE line although it is 56 px high with max_lines: 2; drop "
-       "shorten (keep max_lines: 2) - the same for the status label (root.status)"
-       for code, t in (
-           ("en", "Bartłomiej leaves: 17 from the path, and takes the artifact worth 5."),
-           ("pl", "Bartłomiej wraca: 17 ze ścieżki i zabiera artefakt wart 5."),
-           ("es", "Bartłomiej vuelve: 17 del camino y se lleva el artefacto de 5."),
-           ("ja", "Bartłomiejが帰還：道から1人17、秘宝（5点）も獲得."),  # noqa: RUF001
-       )},
-}
+PENDING: dict[tuple[str, str], str] = {}
 
 
 @pytest.mark.parametrize("code", LANGUAGES)
