@@ -115,8 +115,10 @@ def _overflow(screen_name: str, root: Any) -> list[dict[str, Any]]:
     for w in root.walk(restrict=True):
         if not isinstance(w, Label) or not w.text.strip() or w.width < 2 or w.height < 2:
             continue
-        if _hidden(w) or w.text in by_name:
-            continue  # a seat's name is shortened with "…" by design when long
+        if _hidden(w) or (w.text in by_name and "game-over" not in screen_name):
+            # a seat's name is shortened with "…" by design when long, but
+            # never on the final scores
+            continue
         if not w.text_size[0]:
             probe = CoreLabel(text=w.text, font_size=w.font_size, bold=w.bold,
                               font_name=w.font_name)

@@ -25,8 +25,8 @@ class GameOverScreen(Screen):
             grid.add_widget(Label(text=text, font_size="13sp", color=(0.7, 0.7, 0.7, 1)))
         for seat in v.seats:
             mark = (1, 0.86, 0.35, 1) if seat.winner else (1, 1, 1, 1)
-            grid.add_widget(Label(text=seat.name, bold=True, font_size="18sp", color=seat.colour,
-                                  shorten=True))
+            grid.add_widget(Label(text=seat.name, bold=True, color=seat.colour, shorten=True,
+                                  font_size=f"{18 if len(seat.name) <= 8 else 15}sp"))
             grid.add_widget(Label(text=seat.banked, font_size="18sp"))
             grid.add_widget(Label(text=seat.artifacts or "-", font_size="15sp",
                                   color=(0.55, 0.8, 1, 1)))
