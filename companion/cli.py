@@ -114,7 +114,8 @@ class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors exit 2 with one line instead of the usage block."""
 
     def error(self, message: str) -> None:  # type: ignore[override]
-        raise BadInput(f"{self.prog}: {message}")
+        command = self.prog.removeprefix("incan-companion").strip()
+        raise BadInput(f"{command}: {message}" if command else message)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -145,7 +146,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
         parser = build_parser()
-        args = parser.parse_args(argv or ["run"])
+        if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+            argv.insert(0, "run")  # the app is the default: `incan-companion --fullscreen`
+        args = parser.parse_args(argv)
         i18n.set_configured_language()  # readable output in the table's language; JSON never
         if getattr(args, "func", None) is None:
             raise BadInput(f"unknown command {argv[0]!r}; see incan-companion --help")

@@ -70,6 +70,8 @@ def test_invalid_log_exits_2_with_line_and_reason(tmp_path: Path) -> None:
         (["replay"], "the following arguments are required: LOG"),
         (["export", str(EXAMPLE)], "not an incan-companion data file"),
         (["frobnicate"], "invalid choice"),
+        # options with no command are the app's: `./run.sh --fullscreen`
+        (["--quit-after"], "incan-companion: run: argument --quit-after: expected one argument"),
         (["replay", str(EXAMPLE), "--game", "1"], "--game is for data files"),
     ],
 )

@@ -7,6 +7,7 @@ window size must be known before the window opens.
 
 from __future__ import annotations
 
+import logging
 import os
 
 WIDTH, HEIGHT = 800, 480  # the official Raspberry Pi touchscreen
@@ -31,3 +32,15 @@ def configure(*, fullscreen: bool = False, quiet: bool = False, fast: bool = Fal
     Config.set("kivy", "exit_on_escape", "0")
     # A mouse click is one touch; right clicks must not leave red multitouch dots.
     Config.set("input", "mouse", "mouse,disable_multitouch")
+    from kivy.logger import Logger
+
+    Logger.addFilter(_NoCutBufferAlarm())
+
+
+class _NoCutBufferAlarm(logging.Filter):
+    """Kivy probes X11's xclip/xsel for a text field's middle-click buffer and
+    logs a CRITICAL with tracebacks when neither is there, as on the kiosk
+    (no X at all) or a desktop without them. Nothing of ours uses it."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("Cutbuffer: Unable to find")

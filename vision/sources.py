@@ -202,6 +202,10 @@ class OpenCVCamera(FrameSource):
         self._cap: Any = None
 
     def _open(self) -> None:
+        node = Path(f"/dev/video{self.device}" if isinstance(self.device, int) else self.device)
+        if not node.exists():
+            # Asking OpenCV anyway prints its own warnings on every retry.
+            raise OSError(f"cannot open camera {self.device!r}: no {node}")
         import cv2
 
         cap = cv2.VideoCapture(self.device, cv2.CAP_V4L2)
