@@ -213,6 +213,22 @@ class Store:
                 raise LogError(i, str(e)) from None
         return out
 
+    @_sqlite_errors
+    def set_option(self, game: int, name: str, value: str) -> None:
+        """Remember a table option of a game that is not a rule (e.g. hidden
+        tents), so a resumed game shows what the table chose."""
+        with self._transaction():
+            self._db.execute(
+                "INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"game.{game}.{name}", value)
+            )
+
+    @_sqlite_errors
+    def option(self, game: int, name: str) -> str | None:
+        row = self._db.execute(
+            "SELECT value FROM meta WHERE key = ?", (f"game.{game}.{name}",)
+        ).fetchone()
+        return None if row is None else str(row[0])
+
     def session(self, game: int) -> Session:
         return Session.replay(self.events(game))
 

@@ -40,6 +40,7 @@ _log = logging.getLogger(__name__)
 Post = Callable[[Callable[[], None]], None]
 SEAT_INPUTS = ("auto", "gpio", "keyboard", "mock")
 CAMERAS = ("config", "virtual", "none")
+HIDDEN_TENTS = "hidden_tents"  # a per-game option kept in the data file
 
 
 def direct(fn: Callable[[], None]) -> None:
@@ -132,11 +133,22 @@ class Device:
 
     # --- games ---------------------------------------------------------------
 
-    def new_game(self, start: Start) -> Table:
+    def new_game(self, start: Start, *, hidden_tents: bool = False) -> Table:
         """Start a new game in the data file and make it the table's game."""
         table = Table.new(self.store, start, countdown=self.config.countdown, clock=self.clock)
+        self.store.set_option(table.game, HIDDEN_TENTS, "1" if hidden_tents else "0")
         self._use(table)
         return table
+
+    def hidden_tents(self, game: int) -> bool:
+        """Whether the table chose hidden tents for ``game`` (the config's
+        default for a game stored before the option was kept)."""
+        try:
+            said = self.store.option(game, HIDDEN_TENTS)
+        except Exception:
+            _log.exception("reading the game's options")
+            said = None
+        return self.config.hidden_tents if said is None else said == "1"
 
     def resume(self, game: int) -> Table:
         """Continue a stored game."""

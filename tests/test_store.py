@@ -33,6 +33,20 @@ def test_a_game_is_stored_event_by_event(tmp_path: Path) -> None:
         assert [s.banked for s in state.seats] == [3, 0, 0]
 
 
+def test_a_games_table_options_are_kept_apart_from_its_log(tmp_path: Path) -> None:
+    path = tmp_path / "games.sqlite"
+    with Store(path) as store:
+        first, second = store.new_game(START), store.new_game(START)
+        store.set_option(first, "hidden_tents", "1")
+        store.set_option(first, "hidden_tents", "0")
+        store.set_option(second, "hidden_tents", "1")
+    with Store(path, readonly=True) as store:
+        assert store.option(first, "hidden_tents") == "0"
+        assert store.option(second, "hidden_tents") == "1"
+        assert store.option(second, "other") is None
+        assert store.events(second) == [START]  # the log of CONTRACTS.md is untouched
+
+
 def test_durability_settings(tmp_path: Path) -> None:
     with Store(tmp_path / "g.sqlite") as store:
         db = store._db

@@ -304,3 +304,20 @@ def test_hidden_tents_on_screen(app: CompanionApp) -> None:
     stored = app.device.store.events(table.game)
     assert stored[-2:] == [Draw("T9"), Reveal((0,))]
     app.hidden_tents = False
+
+
+def test_a_resumed_game_keeps_the_hidden_tents_it_was_started_with(app: CompanionApp) -> None:
+    app.start_game(["Ana", "Bo", "Cy"], "diamant", True)
+    assert app.table is not None
+    game = app.table.game
+    app.table.enter_card("T9")
+    app.table._accept(Reveal((0,)))
+    app.hidden_tents = False  # as after a power cut, with the config's default
+    app.show_setup()
+    app.resume_game()
+    frames(2)
+    assert app.table is not None and app.table.game == game
+    assert app.hidden_tents is True
+    assert [b for _n, _h, b in seat_texts(app)] == ["•••", "•••", "•••"]
+    assert app.device.hidden_tents(game) is True
+    app.hidden_tents = False

@@ -136,6 +136,7 @@ class CompanionApp(App):
         self.table_screen.virtual = self.device.virtual is not None
         self.table_screen.camera = self.device.source is not None
         if self.device.table is not None:
+            self.hidden_tents = self.device.hidden_tents(self.device.table.game)
             self._attach(self.device.table)
         else:
             self.show_setup()
@@ -238,7 +239,7 @@ class CompanionApp(App):
     def start_game(self, names: list[str], rules: str, hidden_tents: bool) -> None:
         self.hidden_tents = hidden_tents
         try:
-            table = self.device.new_game(Start(tuple(names), rules))
+            table = self.device.new_game(Start(tuple(names), rules), hidden_tents=hidden_tents)
         except Exception as e:
             _log.exception("new game")
             self.setup_screen.problem = str(e)
@@ -255,6 +256,7 @@ class CompanionApp(App):
             _log.exception("resume")
             self.setup_screen.problem = str(e)
             return
+        self.hidden_tents = self.device.hidden_tents(game)
         self._attach(table)
 
     def tap_path_card(self, pos: int) -> None:
