@@ -73,3 +73,17 @@ def random_events(
             event = Draw(next_card(state, rng))
         session.apply(event)
         yield event, session
+
+
+class VirtualClock:
+    """Time that moves only when told to: the demo's clock and the tests', so a
+    countdown or the debouncing never depends on how fast the machine is."""
+
+    def __init__(self, now: float = 1000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds

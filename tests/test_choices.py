@@ -10,26 +10,16 @@ from hypothesis import strategies as st
 
 import companion.choices
 from companion.choices import Choice, ChoiceCollector
+from companion.simulate import VirtualClock
 
 T, C = Choice.TORCH, Choice.CAMP
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 class Table:
     """A collector wired to lists, as the controller would wire it."""
 
     def __init__(self, countdown: float = 2.0) -> None:
-        self.clock = FakeClock()
+        self.clock = VirtualClock(100.0)
         self.reveals: list[tuple[int, ...]] = []
         self.changes = 0
         self.c = ChoiceCollector(
@@ -176,7 +166,7 @@ def test_open_with_nobody_due_is_closed() -> None:
 
 
 def test_on_reveal_may_open_the_next_turn() -> None:
-    clock = FakeClock()
+    clock = VirtualClock(100.0)
     seen: list[tuple[int, ...]] = []
 
     def on_reveal(camp: tuple[int, ...]) -> None:

@@ -9,19 +9,18 @@ the reveal countdown.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
+from helpers import load_bench
 
 from companion.choices import Choice
 from companion.config import DEFAULT_PINS, Config
 from companion.engine import Phase
 from companion.events import Draw, Reveal, Start
+from companion.simulate import VirtualClock
 from companion.store import Store
 from ui import presenters
 
@@ -30,36 +29,14 @@ T, C = Choice.TORCH, Choice.CAMP
 SEATS = ("Ana", "Bo", "Cy", "Dee")
 
 
-def load_faults() -> ModuleType:
-    if "bench_faults" in sys.modules:
-        return sys.modules["bench_faults"]
-    spec = importlib.util.spec_from_file_location("bench_faults", ROOT / "bench" / "faults.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_faults"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-faults = load_faults()
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
+faults = load_bench("faults")
 
 
 class Rig:
     def __init__(self, tmp: Path) -> None:
         from companion.wiring import build
 
-        self.clock = Clock()
+        self.clock = VirtualClock()
         self.ui = faults.UiQueue()
         self.data = tmp / "games.sqlite"
         config = Config(countdown=1.0, data_file=self.data)

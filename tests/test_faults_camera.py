@@ -14,12 +14,10 @@ test fast; bench/faults.py measures recovery with the real values.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import load_bench
 
 from companion.config import CameraConfig, Config
 from companion.engine import Phase
@@ -34,18 +32,7 @@ STALL = 0.5
 WAIT = 30.0  # an upper bound for threads to get there, never a speed check
 
 
-def load_faults() -> ModuleType:
-    if "bench_faults" in sys.modules:
-        return sys.modules["bench_faults"]
-    spec = importlib.util.spec_from_file_location("bench_faults", ROOT / "bench" / "faults.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_faults"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-faults = load_faults()
+faults = load_bench("faults")
 CAMERA_OK = _("camera ok")
 NO_CAMERA = _("no camera: enter cards by tapping")
 

@@ -22,23 +22,14 @@ import sqlite3
 import subprocess
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+from helpers import load_bench
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_faults() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_faults", ROOT / "bench" / "faults.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_faults"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-faults = load_faults()
+faults = load_bench("faults")
 
 
 def test_the_writer_alone_plays_a_whole_game_and_stores_what_it_acknowledges(

@@ -9,17 +9,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import hardware.debounce
+from companion.simulate import VirtualClock
 from hardware.debounce import Debouncer
 
 MS = 0.001
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 def test_doctests() -> None:
@@ -28,7 +21,7 @@ def test_doctests() -> None:
 
 def run(edges: list[tuple[float, str, bool]], window: float = 30 * MS) -> list[bool]:
     """Feed (time in ms, pin, pressed) edges; the accept decision of each."""
-    clock = FakeClock()
+    clock = VirtualClock(0.0)
     d = Debouncer(window, clock=clock)
     out = []
     for at, pin, pressed in edges:
@@ -88,7 +81,7 @@ def test_negative_window_is_refused() -> None:
 )
 def test_bouncy_presses_count_once_each(presses: list[tuple[int, int, int]]) -> None:
     """Each press: a burst of edges under 30 ms, then a quiet gap; one count each."""
-    clock = FakeClock()
+    clock = VirtualClock(0.0)
     d = Debouncer(30 * MS, clock=clock)
     counted = {pin: 0 for pin in range(6)}
     made = {pin: 0 for pin in range(6)}

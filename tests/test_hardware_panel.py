@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from companion.choices import Choice, ChoiceCollector
 from companion.config import DEFAULT_PINS, SeatPins
+from companion.simulate import VirtualClock
 from hardware.panel import SeatPanel
 
 T, C = Choice.TORCH, Choice.CAMP
@@ -22,23 +23,12 @@ MS = 0.001
 WINDOW = 0.030
 
 
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
-
-
 class Box:
     """A mock seat box: panel + collector, with the app's wiring done synchronously."""
 
     def __init__(self, factory: MockFactory, seats: int = 8, countdown: float = 2.0) -> None:
         self.factory = factory
-        self.clock = FakeClock()
+        self.clock = VirtualClock()
         self.reveals: list[tuple[int, ...]] = []
         self.presses: list[tuple[int, Choice]] = []
         self.collector = ChoiceCollector(

@@ -11,19 +11,11 @@ from companion import engine
 from companion.choices import Choice
 from companion.engine import Phase
 from companion.events import Correct, Draw, Reveal, Start, Undo
-from companion.simulate import choose_camp, next_card
+from companion.simulate import VirtualClock, choose_camp, next_card
 from companion.store import Store
 from companion.table import MAX_NOTICES, Table
 
 TORCH, CAMP = Choice.TORCH, Choice.CAMP
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
 
 
 @pytest.fixture
@@ -34,16 +26,18 @@ def store(tmp_path: Path) -> Store:
 
 
 @pytest.fixture
-def clock() -> Clock:
-    return Clock()
+def clock() -> VirtualClock:
+    return VirtualClock(0.0)
 
 
-def new_table(store: Store, clock: Clock, seats: int = 3, rules: str = "incan-gold") -> Table:
+def new_table(
+    store: Store, clock: VirtualClock, seats: int = 3, rules: str = "incan-gold"
+) -> Table:
     names = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")[:seats]
     return Table.new(store, Start(names, rules), countdown=2.0, clock=clock)
 
 
-def choose(table: Table, clock: Clock, *choices: Choice) -> None:
+def choose(table: Table, clock: VirtualClock, *choices: Choice) -> None:
     """Every due seat presses, in seat order, then the countdown runs out."""
     due = sorted(table.collector.due)
     assert len(due) == len(choices)
@@ -60,7 +54,7 @@ def stored(store: Store, table: Table) -> list[object]:
 # --- drawing ---------------------------------------------------------------------
 
 
-def test_a_scanned_card_is_stored_then_shown(store: Store, clock: Clock) -> None:
+def test_a_scanned_card_is_stored_then_shown(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     assert table.scan("t11a")
     assert [p.card for p in table.state.path] == ["T11A"]
@@ -70,7 +64,7 @@ def test_a_scanned_card_is_stored_then_shown(store: Store, clock: Clock) -> None
     assert table.collector.is_open and table.collector.due == {0, 1, 2}
 
 
-def test_the_same_card_seen_again_is_ignored(store: Store, clock: Clock) -> None:
+def test_the_same_card_seen_again_is_ignored(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T11A")
     choose(table, clock, TORCH, TORCH, TORCH)
@@ -81,7 +75,7 @@ def test_the_same_card_seen_again_is_ignored(store: Store, clock: Clock) -> None
 
 
 def test_an_earlier_card_of_the_path_is_refused_with_a_reason(
-    store: Store, clock: Clock
+    store: Store, clock: VirtualClock
 ) -> None:
     table = new_table(store, clock)
     table.scan("T11A")
@@ -95,7 +89,7 @@ def test_an_earlier_card_of_the_path_is_refused_with_a_reason(
     assert len(stored(store, table)) == 5
 
 
-def test_the_last_card_of_a_round_may_open_the_next(store: Store, clock: Clock) -> None:
+def test_the_last_card_of_a_round_may_open_the_next(store: Store, clock: VirtualClock) -> None:
     # The tracker reports a card again only after it left the spot: a new placement.
     table = new_table(store, clock)
     table.scan("T11A")
@@ -105,14 +99,14 @@ def test_the_last_card_of_a_round_may_open_the_next(store: Store, clock: Clock) 
     assert table.state.round == 2 and [p.card for p in table.state.path] == ["T11A"]
 
 
-def test_unknown_text_is_not_a_card(store: Store, clock: Clock) -> None:
+def test_unknown_text_is_not_a_card(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     assert not table.scan("T12")
     assert table.notice is not None and table.notice.text == "Not a card: T12"
     assert table.state.path == ()
 
 
-def test_an_artifact_of_a_later_round_cannot_come(store: Store, clock: Clock) -> None:
+def test_an_artifact_of_a_later_round_cannot_come(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     assert not table.enter_card("A3")
     assert table.notice is not None
@@ -121,7 +115,7 @@ def test_an_artifact_of_a_later_round_cannot_come(store: Store, clock: Clock) ->
 
 
 def test_a_card_turned_during_the_choice_waits_for_the_reveal(
-    store: Store, clock: Clock
+    store: Store, clock: VirtualClock
 ) -> None:
     table = new_table(store, clock)
     table.scan("T11A")
@@ -141,7 +135,7 @@ def test_a_card_turned_during_the_choice_waits_for_the_reveal(
     assert not table.scan("T5A")
 
 
-def test_a_held_card_is_dropped_when_everyone_leaves(store: Store, clock: Clock) -> None:
+def test_a_held_card_is_dropped_when_everyone_leaves(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T11A")
     table.scan("T5A")
@@ -153,14 +147,14 @@ def test_a_held_card_is_dropped_when_everyone_leaves(store: Store, clock: Clock)
     assert not any(isinstance(e, Draw) and e.card == "T5A" for e in stored(store, table))
 
 
-def test_a_held_card_must_be_in_the_deck(store: Store, clock: Clock) -> None:
+def test_a_held_card_must_be_in_the_deck(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T11A")
     assert not table.enter_card("T11A")
     assert table.held is None
 
 
-def test_nothing_is_drawn_after_the_game(store: Store, clock: Clock) -> None:
+def test_nothing_is_drawn_after_the_game(store: Store, clock: VirtualClock) -> None:
     rng = random.Random(3)
     table = new_table(store, clock)
     play_out(table, clock, rng)
@@ -174,7 +168,7 @@ def test_nothing_is_drawn_after_the_game(store: Store, clock: Clock) -> None:
 # --- choices ---------------------------------------------------------------------
 
 
-def test_the_collector_follows_the_phase(store: Store, clock: Clock) -> None:
+def test_the_collector_follows_the_phase(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     assert not table.collector.is_open
     assert not table.press(0, TORCH)
@@ -186,7 +180,7 @@ def test_the_collector_follows_the_phase(store: Store, clock: Clock) -> None:
     assert table.collector.due == {1, 2}  # Ana is in camp
 
 
-def test_no_reveal_before_the_countdown(store: Store, clock: Clock) -> None:
+def test_no_reveal_before_the_countdown(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T3")
     table.press(0, TORCH)
@@ -202,7 +196,7 @@ def test_no_reveal_before_the_countdown(store: Store, clock: Clock) -> None:
     assert stored(store, table)[-1] == Reveal((2,))
 
 
-def test_zero_countdown_reveals_on_the_last_press(store: Store, clock: Clock) -> None:
+def test_zero_countdown_reveals_on_the_last_press(store: Store, clock: VirtualClock) -> None:
     table = Table.new(store, Start(("Ana", "Bo", "Cy")), countdown=0.0, clock=clock)
     table.scan("T3")
     table.press(0, TORCH)
@@ -212,7 +206,7 @@ def test_zero_countdown_reveals_on_the_last_press(store: Store, clock: Clock) ->
     assert table.state.phase is Phase.DRAW
 
 
-def test_undo_of_a_reveal_opens_the_choice_again(store: Store, clock: Clock) -> None:
+def test_undo_of_a_reveal_opens_the_choice_again(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T9")
     choose(table, clock, CAMP, TORCH, TORCH)
@@ -223,7 +217,7 @@ def test_undo_of_a_reveal_opens_the_choice_again(store: Store, clock: Clock) -> 
     assert table.state.seats[0].banked == 0
 
 
-def test_a_correction_keeps_the_choices_already_made(store: Store, clock: Clock) -> None:
+def test_a_correction_keeps_the_choices_already_made(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T9")
     table.press(0, CAMP)
@@ -233,7 +227,7 @@ def test_a_correction_keeps_the_choices_already_made(store: Store, clock: Clock)
     assert stored(store, table)[-1] == Correct(0, "T11A")
 
 
-def test_undo_first_drops_a_held_card(store: Store, clock: Clock) -> None:
+def test_undo_first_drops_a_held_card(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T9")
     table.scan("T1")
@@ -246,7 +240,7 @@ def test_undo_first_drops_a_held_card(store: Store, clock: Clock) -> None:
 
 
 def test_undo_of_a_draw_lets_the_camera_read_the_card_again(
-    store: Store, clock: Clock
+    store: Store, clock: VirtualClock
 ) -> None:
     table = new_table(store, clock)
     table.scan("T9")
@@ -255,13 +249,13 @@ def test_undo_of_a_draw_lets_the_camera_read_the_card_again(
     assert table.scan("T9")
 
 
-def test_nothing_to_undo(store: Store, clock: Clock) -> None:
+def test_nothing_to_undo(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     assert not table.undo()
     assert table.notice is not None and table.notice.text == "Nothing to undo."
 
 
-def test_a_refused_correction_changes_nothing(store: Store, clock: Clock) -> None:
+def test_a_refused_correction_changes_nothing(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("SPIDER1")
     choose(table, clock, TORCH, TORCH, TORCH)
@@ -275,7 +269,7 @@ def test_a_refused_correction_changes_nothing(store: Store, clock: Clock) -> Non
     assert table.notice is not None and table.notice.level == "warning"
 
 
-def test_correction_options_are_the_sessions(store: Store, clock: Clock) -> None:
+def test_correction_options_are_the_sessions(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T9")
     assert table.correction_options(0) == table.session.correction_options(0)
@@ -283,7 +277,7 @@ def test_correction_options_are_the_sessions(store: Store, clock: Clock) -> None
     assert table.correction_options(5) == ()
 
 
-def test_entry_options(store: Store, clock: Clock) -> None:
+def test_entry_options(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     assert table.entry_options() == table.state.deck
     assert "A2" not in table.entry_options()
@@ -295,7 +289,7 @@ def test_entry_options(store: Store, clock: Clock) -> None:
 
 
 def test_a_step_that_cannot_be_saved_is_not_taken(
-    store: Store, clock: Clock, monkeypatch: pytest.MonkeyPatch
+    store: Store, clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     table = new_table(store, clock)
     table.scan("T9")
@@ -322,7 +316,7 @@ def test_a_step_that_cannot_be_saved_is_not_taken(
     assert table.state.seats[0].banked == 3
 
 
-def test_a_power_cut_loses_nothing_on_screen(tmp_path: Path, clock: Clock) -> None:
+def test_a_power_cut_loses_nothing_on_screen(tmp_path: Path, clock: VirtualClock) -> None:
     path = tmp_path / "games.sqlite"
     store = Store(path)
     table = new_table(store, clock)
@@ -340,7 +334,7 @@ def test_a_power_cut_loses_nothing_on_screen(tmp_path: Path, clock: Clock) -> No
     store.close()
 
 
-def test_a_broken_listener_does_not_stop_the_game(store: Store, clock: Clock) -> None:
+def test_a_broken_listener_does_not_stop_the_game(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     seen: list[int] = []
 
@@ -357,7 +351,7 @@ def test_a_broken_listener_does_not_stop_the_game(store: Store, clock: Clock) ->
     assert len(seen) == n
 
 
-def test_one_notification_per_reveal_with_a_held_card(store: Store, clock: Clock) -> None:
+def test_one_notification_per_reveal_with_a_held_card(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T9")
     table.scan("T1")
@@ -370,7 +364,7 @@ def test_one_notification_per_reveal_with_a_held_card(store: Store, clock: Clock
     assert paths == [2]  # the screen never shows the in-between state
 
 
-def test_notices_are_bounded(store: Store, clock: Clock) -> None:
+def test_notices_are_bounded(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     for i in range(MAX_NOTICES + 5):
         table.say(f"n{i}")
@@ -378,7 +372,7 @@ def test_notices_are_bounded(store: Store, clock: Clock) -> None:
     assert table.notices[-1].text == f"n{MAX_NOTICES + 4}"
 
 
-def test_scanner_status(store: Store, clock: Clock) -> None:
+def test_scanner_status(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     calls: list[str] = []
     table.listen(lambda t: calls.append(t.scanner_status))
@@ -390,7 +384,7 @@ def test_scanner_status(store: Store, clock: Clock) -> None:
 # --- whole games ------------------------------------------------------------------
 
 
-def play_out(table: Table, clock: Clock, rng: random.Random) -> None:
+def play_out(table: Table, clock: VirtualClock, rng: random.Random) -> None:
     while table.state.phase is not Phase.GAME_OVER:
         state = table.state
         if state.phase is Phase.CHOOSE:
@@ -404,7 +398,9 @@ def play_out(table: Table, clock: Clock, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_whole_games_replay_from_the_data_file(store: Store, clock: Clock, seed: int) -> None:
+def test_whole_games_replay_from_the_data_file(
+    store: Store, clock: VirtualClock, seed: int
+) -> None:
     rng = random.Random(seed)
     rules = ("incan-gold", "incan-gold-2020", "diamant")[seed % 3]
     table = new_table(store, clock, seats=3 + seed, rules=rules)

@@ -25,24 +25,17 @@ from kivy.tests.common import UnitTestTouch  # noqa: E402
 from companion.config import Config  # noqa: E402
 from companion.engine import Phase  # noqa: E402
 from companion.events import Draw, Reveal, Start  # noqa: E402
+from companion.simulate import VirtualClock  # noqa: E402
 from companion.wiring import build  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent.parent / "out" / "screenshots"
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-
 @pytest.fixture(scope="module")
 def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CompanionApp]:
     data = tmp_path_factory.mktemp("ui") / "games.sqlite"
-    clock = Clock()
+    clock = VirtualClock(0.0)
     device = build(
         Config(countdown=1.0, data_file=data), clock=clock, seat_input="keyboard",
         camera="none", data_file=data,
@@ -158,7 +151,7 @@ def test_undo_button_takes_back_the_correction(app: CompanionApp) -> None:
 def test_keys_choose_and_the_countdown_reveals(app: CompanionApp) -> None:
     table = app.table
     assert table is not None
-    clock: Clock = app.test_clock  # type: ignore[attr-defined]
+    clock: VirtualClock = app.test_clock  # type: ignore[attr-defined]
     for key in ("q", "2", "3", "4", "5"):  # Ana camps, the others go on
         assert app.device.key(key)
     frames(2)

@@ -26,7 +26,7 @@ from typing import Any
 from companion.choices import Choice
 from companion.engine import Phase
 from companion.i18n import _
-from companion.simulate import choose_camp, next_card
+from companion.simulate import VirtualClock, choose_camp, next_card
 from companion.wiring import Device
 
 _log = logging.getLogger(__name__)
@@ -34,19 +34,6 @@ _log = logging.getLogger(__name__)
 STEP_S = 0.5  # virtual seconds per UI frame
 CAMERA_FRAMES_PER_STEP = 3  # the camera runs faster than the screen redraws
 MAX_FRAMES_PER_CARD = 40  # then the card is entered by hand, as a player would
-
-
-class VirtualClock:
-    """Time that moves only when the demo says so."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    def advance(self, seconds: float) -> None:
-        self.now += seconds
 
 
 @dataclass

@@ -154,10 +154,10 @@ def cmd_demo(args: argparse.Namespace) -> int:
     configure(quiet=True, fast=True)
     from companion.config import Config
     from companion.events import Start
-    from companion.simulate import SEAT_NAMES
+    from companion.simulate import SEAT_NAMES, VirtualClock
     from companion.wiring import build
     from ui.app import CompanionApp, post
-    from ui.autoplay import Autoplay, VirtualClock
+    from ui.autoplay import Autoplay
 
     clock = VirtualClock()
     config = Config(seats=args.seats, rules=args.rules, countdown=1.0, data_file=data)
