@@ -213,6 +213,7 @@ class Decoder:
         self.use_pyzbar = use_pyzbar
         self.skip_unchanged = skip_unchanged
         self._empty_thumb: Gray | None = None
+        self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(4, 4))
 
     def reset(self) -> None:
         """Forget the last frame (e.g. after the camera was reopened)."""
@@ -263,6 +264,8 @@ class Decoder:
         steps: list[tuple[str, Gray, float, Any]] = [
             ("zxing-roi", up, 2.0, _zxing),
             ("zxing-roi-sharp", _unsharp(up), 2.0, _zxing),
+            # local contrast: a sticker half washed out by a lamp's reflection
+            ("zxing-roi-clahe", _unsharp(self._clahe.apply(up)), 2.0, _zxing),
         ]
         if use_pyzbar:
             steps.append(("pyzbar-roi", up, 2.0, _pyzbar))
