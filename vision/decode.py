@@ -265,7 +265,7 @@ class Decoder:
             ("zxing-roi", up, 2.0, _zxing),
             ("zxing-roi-sharp", _unsharp(up), 2.0, _zxing),
             # local contrast: a sticker half washed out by a lamp's reflection
-            ("zxing-roi-clahe", _unsharp(self._clahe.apply(up)), 2.0, _zxing),
+            ("zxing-roi-clahe", _unsharp(np.asarray(self._clahe.apply(up), np.uint8)), 2.0, _zxing),
         ]
         if use_pyzbar:
             steps.append(("pyzbar-roi", up, 2.0, _pyzbar))
