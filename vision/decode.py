@@ -8,7 +8,10 @@ The cascade, and why each step is there (figures from ``bench/vision.py``):
 2. Only when step 1 found no card: **find sticker-like regions** (the densest
    patch of edges in a half-size frame: a QR's modules make more edges than
    card art, a hand or wood grain) and decode a 2x-enlarged crop of each with
-   zxing-cpp, then the same crop sharpened (unsharp mask).  A version 1
+   zxing-cpp, then the same crop sharpened (unsharp mask), then with its
+   local contrast equalised (CLAHE: a sticker half washed out by a lamp's
+   reflection; +0.6 points of read rate, 1 more hard placement in 116
+   recognised, at a p95 of 6.3 ms instead of 4.2 ms).  A version 1
    sticker seen at 3 px per module is at the limit of zxing's detector;
    doubling it turns most blurred, small, dark or low-contrast failures into
    reads, and a crop costs a fraction of a full 2x frame.
