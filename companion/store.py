@@ -213,20 +213,30 @@ class Store:
                 raise LogError(i, str(e)) from None
         return out
 
-    @_sqlite_errors
     def set_option(self, game: int, name: str, value: str) -> None:
         """Remember a table option of a game that is not a rule (e.g. hidden
         tents), so a resumed game shows what the table chose."""
-        with self._transaction():
-            self._db.execute(
-                "INSERT OR REPLACE INTO meta VALUES (?, ?)", (f"game.{game}.{name}", value)
-            )
+        self._set_meta(f"game.{game}.{name}", value)
+
+    def option(self, game: int, name: str) -> str | None:
+        return self._meta(f"game.{game}.{name}")
+
+    def set_setting(self, name: str, value: str) -> None:
+        """Remember a choice of the device's own (e.g. the language picked on
+        the set-up screen) across restarts."""
+        self._set_meta(f"setting.{name}", value)
+
+    def setting(self, name: str) -> str | None:
+        return self._meta(f"setting.{name}")
 
     @_sqlite_errors
-    def option(self, game: int, name: str) -> str | None:
-        row = self._db.execute(
-            "SELECT value FROM meta WHERE key = ?", (f"game.{game}.{name}",)
-        ).fetchone()
+    def _set_meta(self, key: str, value: str) -> None:
+        with self._transaction():
+            self._db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (key, value))
+
+    @_sqlite_errors
+    def _meta(self, key: str) -> str | None:
+        row = self._db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return None if row is None else str(row[0])
 
     def session(self, game: int) -> Session:

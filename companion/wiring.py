@@ -41,6 +41,7 @@ Post = Callable[[Callable[[], None]], None]
 SEAT_INPUTS = ("auto", "gpio", "keyboard", "mock")
 CAMERAS = ("config", "virtual", "none")
 HIDDEN_TENTS = "hidden_tents"  # a per-game option kept in the data file
+LANGUAGE = "language"  # the set-up screen's choice, kept in the data file
 
 
 def direct(fn: Callable[[], None]) -> None:
@@ -139,6 +140,20 @@ class Device:
         self.store.set_option(table.game, HIDDEN_TENTS, "1" if hidden_tents else "0")
         self._use(table)
         return table
+
+    def chosen_language(self) -> str | None:
+        """The language last picked on the set-up screen, if any."""
+        try:
+            return self.store.setting(LANGUAGE)
+        except Exception:
+            _log.exception("reading the chosen language")
+            return None
+
+    def remember_language(self, code: str) -> None:
+        try:
+            self.store.set_setting(LANGUAGE, code)
+        except Exception:
+            _log.exception("storing the chosen language")  # still used for this run
 
     def hidden_tents(self, game: int) -> bool:
         """Whether the table chose hidden tents for ``game`` (the config's

@@ -85,6 +85,32 @@ def find_button(root: Any, text: str) -> Any:
 # --- set-up ---------------------------------------------------------------------------
 
 
+def test_the_language_buttons_translate_every_screen_and_are_remembered(
+    app: CompanionApp,
+) -> None:
+    from companion import i18n
+
+    setup = app.setup_screen
+    setup.ids.name0.text = "Agnieszka"
+    setup.seat_count = 6
+    tap(find_button(setup, "Polski"))
+    assert i18n.language() == "pl"
+    setup = app.setup_screen  # built anew in Polish
+    assert find_button(setup, "Rozpocznij") is not None
+    assert find_button(app.table_screen, "Cofnij") is not None  # "Undo"
+    assert setup.ids.name0.text == "Agnieszka"  # typed: kept
+    assert setup.ids.name1.text == "Gracz 2"  # the placeholder: translated
+    assert setup.seat_count == 6 and setup.language == "pl"
+    assert app.device.chosen_language() == "pl"
+    shot(app, "0-setup-pl")
+    tap(find_button(setup, "English"))
+    assert i18n.language() == "en" and app.device.chosen_language() == "en"
+    setup = app.setup_screen
+    assert setup.ids.name1.text == "Player 2"
+    setup.ids.name0.text = "Player 1"
+    setup.seat_count = 4
+
+
 def test_setup_screen_starts_a_game(app: CompanionApp) -> None:
     assert app.sm is not None and app.sm.current == "setup"
     setup = app.setup_screen

@@ -30,6 +30,7 @@ from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion import i18n
 from companion.engine import Phase
 from companion.events import Start
 from companion.i18n import _
@@ -115,26 +116,12 @@ class CompanionApp(App):
         except Exception:
             _log.exception("fonts")
         load_kv()
-        from ui.game_over_screen import GameOverScreen
-        from ui.round_end_screen import RoundEndScreen
-        from ui.setup_screen import SetupScreen
-        from ui.table_screen import TableScreen
-
         sm = ScreenManager(transition=NoTransition())
-        self.setup_screen = SetupScreen()
-        self.table_screen = TableScreen()
-        self.round_end_screen = RoundEndScreen()
-        self.game_over_screen = GameOverScreen()
-        for screen in (
-            self.setup_screen, self.table_screen, self.round_end_screen, self.game_over_screen
-        ):
-            sm.add_widget(screen)
         self.sm = sm
+        self._make_screens()
         self.setup_screen.seat_count = self.device.config.seats
         self.setup_screen.rules = self.device.config.rules
         self.setup_screen.hidden_tents = self.hidden_tents
-        self.table_screen.virtual = self.device.virtual is not None
-        self.table_screen.camera = self.device.source is not None
         if self.device.table is not None:
             self.hidden_tents = self.device.hidden_tents(self.device.table.game)
             self._attach(self.device.table)
@@ -146,6 +133,60 @@ class CompanionApp(App):
             Clock.schedule_interval(self._autoplay, 0)
         Window.bind(on_key_down=self._key_down)
         return sm
+
+    def _make_screens(self) -> None:
+        # The .kv files translate their words when a screen is built, so a
+        # change of language builds the screens anew.
+        from ui.game_over_screen import GameOverScreen
+        from ui.round_end_screen import RoundEndScreen
+        from ui.setup_screen import SetupScreen
+        from ui.table_screen import TableScreen
+
+        assert self.sm is not None
+        self.setup_screen = SetupScreen()
+        self.table_screen = TableScreen()
+        self.round_end_screen = RoundEndScreen()
+        self.game_over_screen = GameOverScreen()
+        for screen in (
+            self.setup_screen, self.table_screen, self.round_end_screen, self.game_over_screen
+        ):
+            self.sm.add_widget(screen)
+        self.table_screen.virtual = self.device.virtual is not None
+        self.table_screen.camera = self.device.source is not None
+
+    def choose_language(self, code: str) -> None:
+        """The set-up screen's language buttons: every screen in ``code``'s
+        language from now on, and at the next start."""
+        if self.sm is None:
+            return
+        old = self.setup_screen
+        placeholders = [_("Player {n}").format(n=n + 1) for n in range(len(old.name_inputs))]
+        typed = [box.text for box in old.name_inputs]
+        kept = (old.seat_count, old.rules, old.hidden_tents)
+        try:
+            i18n.set_language(code)
+        except ValueError:
+            _log.warning("language %r is not available", code)
+            return
+        self.device.remember_language(i18n.language())
+        if self.picker is not None:
+            self.picker.dismiss()
+        try:
+            from ui.fonts import register_fonts
+
+            register_fonts()
+        except Exception:
+            _log.exception("fonts")
+        self.sm.clear_widgets()
+        self._make_screens()
+        new = self.setup_screen
+        for box, text, placeholder in zip(new.name_inputs, typed, placeholders, strict=True):
+            if text != placeholder:  # a name someone typed stays; "Player 3" is translated
+                box.text = text
+        new.seat_count, new.rules, new.hidden_tents = kept
+        self._phase = None
+        self.refresh()
+        self.show_setup()
 
     def _first_frame(self, dt: float) -> None:
         # This runs before the first draw; the next tick comes after it.

@@ -1,4 +1,4 @@
-"""Before a game: seats and names, rule set, hidden tents, or resume a stored game."""
+"""Before a game: seats and names, rule set, hidden tents, language, or resume a stored game."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.engine import MAX_SEATS, MIN_SEATS
-from companion.i18n import _
+from companion.i18n import LANGUAGES, _, language
 from ui.presenters import RULE_CHOICES, rules_label, setup_problem
 
 
@@ -18,10 +18,15 @@ class SetupScreen(Screen):
     hidden_tents = BooleanProperty(False)
     problem = StringProperty("")
     resume_text = StringProperty("")  # "" when there is no unfinished game
+    language = StringProperty("en")
 
     def on_kv_post(self, base_widget: Any) -> None:
         for i, name in enumerate(RULE_CHOICES):
             self.ids[f"rules_{i}"].text = rules_label(name)
+        for i, (code, own_name) in enumerate(LANGUAGES.items()):
+            self.ids[f"language_{i}"].code = code
+            self.ids[f"language_{i}"].text = own_name
+        self.language = language()
         for i, box in enumerate(self.name_inputs):
             if not box.text:
                 box.text = _("Player {n}").format(n=i + 1)
