@@ -7,8 +7,6 @@ it leaves. Screenshots go to ``out/screenshots/`` to be looked at.
 
 from __future__ import annotations
 
-import statistics
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -249,7 +247,8 @@ def full_path_game(app: CompanionApp) -> None:
     frames(3)
 
 
-def test_full_path_and_eight_seats_fit_and_draw_fast(app: CompanionApp) -> None:
+def test_full_path_and_eight_seats_fit(app: CompanionApp) -> None:
+    """Frame time of this screen is measured by bench/ui.py, not here."""
     full_path_game(app)
     screen = app.table_screen
     cards = screen.ids.path.cards
@@ -261,22 +260,6 @@ def test_full_path_and_eight_seats_fit_and_draw_fast(app: CompanionApp) -> None:
     rows = list(screen.ids.seats.children)
     assert len(rows) == 8 and all(r.height >= 24 for r in rows)
     shot(app, "4-table-full")
-    # Frame time: new view models (hidden tents toggled, so every seat's text
-    # changes and its texture is rendered again) and a full redraw and flip.
-    times = []
-    window = EventLoop.window
-    for i in range(30):
-        t0 = time.perf_counter()
-        app.hidden_tents = bool(i % 2)
-        app.refresh()
-        EventLoop.idle()
-        window.dispatch("on_draw")
-        window.dispatch("on_flip")
-        times.append((time.perf_counter() - t0) * 1000)
-    app.hidden_tents = False
-    median = statistics.median(times)
-    print(f"\ntable frame with 20 cards and 8 seats: median {median:.1f} ms, max {max(times):.1f}")
-    assert median < 250
 
 
 def test_round_end_screen(app: CompanionApp) -> None:
