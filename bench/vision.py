@@ -223,7 +223,7 @@ def main() -> int:
     single = single_frames(args.per_kind, args.seed)
     still = unchanged_empty()
     tr = tracker_runs(args.placements, args.seed, hard=False)
-    tr_hard = tracker_runs(max(35, args.placements // 3), args.seed + 1, hard=True)
+    tr_hard = tracker_runs(args.placements, args.seed + 1, hard=True)
     out = {"single_frames": single, "unchanged_empty": still, "tracker": tr,
            "tracker_hard": tr_hard}
 
