@@ -21,7 +21,8 @@ The cascade, and why each step is there (figures from ``bench/vision.py``):
    Over 928 hard placements on the virtual table (8 seeds) the two
    sharpening steps took the cards never recognised from 2.3% to 1.7%; they
    run only on frames where nothing was read, so the median frame is
-   unchanged and the p95 grows (4.2 ms to 9.3 ms; the benchmark prints both).
+   unchanged and the p95 grows (4.2 ms to 9.3 ms with the CLAHE step; the
+   benchmark prints both).
 
 Only payloads that ``companion.cards.card_from_payload`` accepts become
 cards; everything else is kept as a foreign read so the tracker can say
