@@ -39,7 +39,7 @@ next frame's noise or focus may make it readable.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,9 +168,17 @@ def _pyzbar(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
     return out
 
 
+def _gray(img: Any) -> Gray:
+    return np.asarray(img, np.uint8)
+
+
+def _enlarged(img: Gray, factor: int) -> Gray:
+    return _gray(cv2.resize(img, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC))
+
+
 def _unsharp(img: Gray, sigma: float = 2.0, amount: float = 1.5) -> Gray:
     blurred = cv2.GaussianBlur(img, (0, 0), sigma)
-    return np.asarray(cv2.addWeighted(img, 1 + amount, blurred, -amount, 0), np.uint8)
+    return _gray(cv2.addWeighted(img, 1 + amount, blurred, -amount, 0))
 
 
 def candidates(gray: Gray, k: int = 2) -> tuple[list[Point], float]:
@@ -266,26 +274,26 @@ class Decoder:
         roi = gray[y0:y1, x0:x1]
         if roi.size == 0:
             return []
-        up = np.asarray(cv2.resize(roi, None, fx=2, fy=2, interpolation=cv2.INTER_CUBIC), np.uint8)
-        steps: list[tuple[str, Gray, float, Any]] = [
-            ("zxing-roi", up, 2.0, _zxing),
-            ("zxing-roi-sharp", _unsharp(up), 2.0, _zxing),
+        up = _enlarged(roi, 2)
+        # Each step's image is made only when the steps before it read nothing:
+        # most regions are read by the first.
+        steps: list[tuple[str, Callable[[], Gray], float, Callable[[Gray], Any]]] = [
+            ("zxing-roi", lambda: up, 2.0, _zxing),
+            ("zxing-roi-sharp", lambda: _unsharp(up), 2.0, _zxing),
             # local contrast: a sticker half washed out by a lamp's reflection
-            ("zxing-roi-clahe", _unsharp(np.asarray(self._clahe.apply(up), np.uint8)), 2.0, _zxing),
+            ("zxing-roi-clahe", lambda: _unsharp(_gray(self._clahe.apply(up))), 2.0, _zxing),
         ]
         if strongest:
             # The costlier steps, on the likeliest sticker only: a wider unsharp
             # mask undoes blocky JPEG, a 3x crop sharpened hard undoes focus blur.
-            up3 = np.asarray(cv2.resize(roi, None, fx=3, fy=3, interpolation=cv2.INTER_CUBIC),
-                             np.uint8)
             steps += [
-                ("zxing-roi-wide", _unsharp(up, 3.0, 1.5), 2.0, _zxing),
-                ("zxing-roi-deblur", _unsharp(up3, 4.5, 5.0), 3.0, _zxing),
+                ("zxing-roi-wide", lambda: _unsharp(up, 3.0, 1.5), 2.0, _zxing),
+                ("zxing-roi-deblur", lambda: _unsharp(_enlarged(roi, 3), 4.5, 5.0), 3.0, _zxing),
             ]
             if self.use_pyzbar:
-                steps.append(("pyzbar-roi", up, 2.0, _pyzbar))
-        for name, img, scale, fn in steps:
-            got = fn(img)
+                steps.append(("pyzbar-roi", lambda: up, 2.0, _pyzbar))
+        for name, image, scale, read in steps:
+            got = read(image())
             if got:
                 return [
                     Read(t, card_of(t), _shift(c, scale, x0, y0), name) for t, c in got
