@@ -126,3 +126,30 @@ def test_a_tilted_dim_frame_reads_through_the_cascade() -> None:
     scene = replace(Scene(card="MUMMY3"), tilt=0.5, tilt_dir=30.0, x=420, y=300,
                     brightness=0.25, noise=5.0)
     assert Decoder().decode(render.render(scene)).cards == ("MUMMY3",)
+
+
+# Frames that only one of the later cascade steps reads (found with bench/vision.py's
+# generators): each step stays in the cascade only while it reads what the others miss.
+LATER_STEPS = [
+    pytest.param(
+        Scene(card="T9", x=365.857181892537, y=242.63197181841852, angle=134.72333291523105,
+              scale=3.034436837771711, tilt=0.07744638120659351, tilt_dir=293.5711051550843,
+              focus_blur=0.7257092838857522, motion=5.67649334201331,
+              motion_dir=85.93729201572616, noise=3.7573567530069316,
+              brightness=0.9715048108245612, contrast=0.952734772951478,
+              gradient=0.2525717692287565, table_seed=3, noise_seed=849582708),
+        "zxing-roi-clahe", id="motion-clahe",
+    ),
+    pytest.param(Scene(card="MUMMY1", focus_blur=2.0, scale=2.7, angle=30.0, noise_seed=5),
+                 "zxing-roi-wide", id="blur-wide"),
+    pytest.param(Scene(card="SPIDER2", focus_blur=2.0, scale=2.5, angle=30.0, noise_seed=5),
+                 "zxing-roi-deblur", id="blur-deblur"),
+]
+
+
+@pytest.mark.parametrize(("scene", "step"), LATER_STEPS)
+def test_each_later_step_reads_a_frame_the_steps_before_it_miss(scene: Scene, step: str) -> None:
+    image = render.render(scene)
+    assert Decoder(fallback=False, skip_unchanged=False).decode(image).cards == ()
+    reads = Decoder(skip_unchanged=False).decode(image).reads
+    assert [(r.card, r.decoder) for r in reads] == [(scene.card, step)]
