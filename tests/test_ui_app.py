@@ -323,3 +323,18 @@ def test_a_resumed_game_keeps_the_hidden_tents_it_was_started_with(app: Companio
     assert [b for _n, _h, b in seat_texts(app)] == ["•••", "•••", "•••"]
     assert app.device.hidden_tents(game) is True
     app.hidden_tents = False
+
+
+def test_only_kivys_cut_buffer_alarm_is_kept_off_the_console() -> None:
+    import logging
+
+    from kivy.logger import Logger
+
+    configure(quiet=True, fast=True)  # again, as every command and test module does
+
+    def record(msg: str) -> logging.LogRecord:
+        return logging.LogRecord("kivy", logging.CRITICAL, __file__, 1, msg, None, None)
+
+    assert not Logger.filter(record("Cutbuffer: Unable to find any valuable Cutbuffer provider"))
+    assert Logger.filter(record("Clipboard: Unable to find any valuable Clipboard provider"))
+    assert len(Logger.filters) == len({type(f) for f in Logger.filters})

@@ -34,7 +34,7 @@ def configure(*, fullscreen: bool = False, quiet: bool = False, fast: bool = Fal
     Config.set("input", "mouse", "mouse,disable_multitouch")
     from kivy.logger import Logger
 
-    Logger.addFilter(_NoCutBufferAlarm())
+    Logger.addFilter(_NO_CUT_BUFFER_ALARM)  # once, however often this runs
 
 
 class _NoCutBufferAlarm(logging.Filter):
@@ -44,3 +44,6 @@ class _NoCutBufferAlarm(logging.Filter):
 
     def filter(self, record: logging.LogRecord) -> bool:
         return not str(record.msg).startswith("Cutbuffer: Unable to find")
+
+
+_NO_CUT_BUFFER_ALARM = _NoCutBufferAlarm()
