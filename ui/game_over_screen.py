@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from kivy.metrics import sp
 from kivy.properties import StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
 from companion.i18n import _
 from ui.presenters import GameOverView
+from ui.widgets import fitted_font_size
 
 
 class GameOverScreen(Screen):
@@ -25,8 +27,10 @@ class GameOverScreen(Screen):
             grid.add_widget(Label(text=text, font_size="13sp", color=(0.7, 0.7, 0.7, 1)))
         for seat in v.seats:
             mark = (1, 0.86, 0.35, 1) if seat.winner else (1, 1, 1, 1)
-            grid.add_widget(Label(text=seat.name, bold=True, color=seat.colour, shorten=True,
-                                  font_size=f"{18 if len(seat.name) <= 8 else 15}sp"))
+            name = Label(text=seat.name, bold=True, color=seat.colour, shorten=True)
+            name.bind(width=lambda w, width: setattr(
+                w, "font_size", fitted_font_size(width, w.text, sp(18), sp(13))))
+            grid.add_widget(name)
             grid.add_widget(Label(text=seat.banked, font_size="18sp"))
             grid.add_widget(Label(text=seat.artifacts or "-", font_size="15sp",
                                   color=(0.55, 0.8, 1, 1)))

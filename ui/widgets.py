@@ -30,6 +30,20 @@ from ui.presenters import CardFace, ChartView, PathCardView, SeatView
 
 CARD_ASPECT = 0.68  # width / height of a quest card
 MAX_CARD_HEIGHT = 150
+#: The seat table's columns (name, status, hand, tent, artifacts, chosen), as
+#: size hints: the header in table.kv and every SeatRow use these, so they line up.
+SEAT_COLUMNS = (0.27, 0.24, 0.12, 0.13, 0.12, 0.12)
+
+
+def fitted_font_size(width: float, text: str, largest: float, smallest: float, *,
+                     per_char: float = 1.6, min_chars: int = 1) -> float:
+    """The largest font size, up to ``largest``, at which ``text`` fits ``width``
+    (a glyph is taken as 1/``per_char`` of the size wide), never below ``smallest``.
+
+    Kivy cannot shrink text to fit by itself; long names (Bartłomiej) and long
+    card names (Serpientes) get a smaller size before they are shortened.
+    """
+    return max(smallest, min(largest, width * per_char / max(len(text), min_chars)))
 
 
 def fit_cards(n: int, width: float, height: float, gap: float) -> tuple[int, int, float, float]:
