@@ -98,7 +98,9 @@ def test_the_language_buttons_translate_every_screen_and_are_remembered(
     assert find_button(app.table_screen, "Cofnij") is not None  # "Undo"
     assert setup.ids.name0.text == "Agnieszka"  # typed: kept
     assert setup.ids.name1.text == "Gracz 2"  # the placeholder: translated
-    assert setup.seat_count == 6 and setup.language == "pl"
+    assert setup.seat_count == 6
+    assert find_button(setup, "Polski").state == "down"  # shown as the chosen one
+    assert find_button(setup, "English").state == "normal"
     assert app.device.chosen_language() == "pl"
     shot(app, "0-setup-pl")
     tap(find_button(setup, "English"))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
@@ -18,15 +19,16 @@ class SetupScreen(Screen):
     hidden_tents = BooleanProperty(False)
     problem = StringProperty("")
     resume_text = StringProperty("")  # "" when there is no unfinished game
-    language = StringProperty("en")
 
     def on_kv_post(self, base_widget: Any) -> None:
         for i, name in enumerate(RULE_CHOICES):
             self.ids[f"rules_{i}"].text = rules_label(name)
-        for i, (code, own_name) in enumerate(LANGUAGES.items()):
-            self.ids[f"language_{i}"].code = code
-            self.ids[f"language_{i}"].text = own_name
-        self.language = language()
+        # Built in the language in use: a change of language builds the screen anew.
+        for code, own_name in LANGUAGES.items():
+            button = Factory.LanguageToggle(text=own_name)
+            button.code = code  # declared in the kv rule, so not an __init__ argument
+            button.state = "down" if code == language() else "normal"
+            self.ids.languages.add_widget(button)
         for i, box in enumerate(self.name_inputs):
             if not box.text:
                 box.text = _("Player {n}").format(n=i + 1)
