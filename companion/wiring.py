@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from companion import i18n
 from companion.choices import Choice
 from companion.config import Config
 from companion.events import Start
@@ -143,11 +144,7 @@ class Device:
 
     def chosen_language(self) -> str | None:
         """The language last picked on the set-up screen, if any."""
-        try:
-            return self.store.setting(LANGUAGE)
-        except Exception:
-            _log.exception("reading the chosen language")
-            return None
+        return _chosen_language(self.store)
 
     def remember_language(self, code: str) -> None:
         try:
@@ -326,6 +323,14 @@ def build(
         store, message = open_or_set_aside(path)
     else:
         store, message = Store(path), None
+    chosen = _chosen_language(store)
+    if chosen:
+        # The set-up screen's last choice outranks the config's language; set
+        # before anything below words a notice.
+        try:
+            i18n.set_language(chosen)
+        except ValueError:
+            _log.warning("the data file names language %r, which is not available", chosen)
     device = Device(config, store, post=post, clock=clock, store_message=message)
     try:
         _build_seats(device, seat_input)
@@ -334,6 +339,14 @@ def build(
         device.close()
         raise
     return device
+
+
+def _chosen_language(store: Store) -> str | None:
+    try:
+        return store.setting(LANGUAGE)
+    except Exception:
+        _log.exception("reading the chosen language")
+        return None
 
 
 def _build_seats(device: Device, seat_input: str) -> None:

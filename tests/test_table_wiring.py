@@ -106,6 +106,26 @@ def test_a_desktop_falls_back_to_the_keyboard(tmp_path: Path) -> None:
         d.close()
 
 
+def test_the_language_picked_on_the_device_outranks_the_config(tmp_path: Path) -> None:
+    from companion import i18n
+    from companion.store import Store
+
+    data = tmp_path / "games.sqlite"
+    with Store(data) as store:
+        store.set_setting("language", "pl")
+    try:
+        d = build(Config(data_file=data, language="es"), seat_input="gpio", camera="none",
+                  data_file=data)
+        try:
+            assert i18n.language() == "pl"
+            # words of the wiring itself are already in the chosen language
+            assert "Brak GPIO: przyciski zastępuje klawiatura." in d.problems
+        finally:
+            d.close()
+    finally:
+        i18n.set_language("en")
+
+
 def test_a_damaged_data_file_is_set_aside_and_said(tmp_path: Path) -> None:
     data = tmp_path / "games.sqlite"
     data.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)

@@ -94,9 +94,6 @@ def cmd_run(args: argparse.Namespace) -> int:
                        data_file=data)
     except StoreError as e:
         raise BadInput(str(e)) from None
-    chosen = device.chosen_language()
-    if chosen:  # picked on the set-up screen last time: it outranks the config
-        _language(chosen)
     app = CompanionApp(device, hidden_tents=config.hidden_tents,
                        screenshot=Path(args.screenshot) if args.screenshot else None)
     if args.quit_after is not None:
