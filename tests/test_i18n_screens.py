@@ -62,12 +62,6 @@ def test_screens_render_in_every_language(
         assert shot.is_file() and shot.stat().st_size > 5000, shot
 
 
-# Cut-off text already reported to the UI with the fix it needs (issue 7);
-# (language, text) -> the fix. Anything else cut off fails the test below, and
-# an entry that no longer happens must be removed from here.
-PENDING: dict[tuple[str, str], str] = {}
-
-
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_no_text_is_cut_off_in_any_language(
     code: str, tmp_path_factory: pytest.TempPathFactory
@@ -76,15 +70,12 @@ def test_no_text_is_cut_off_in_any_language(
     seen: set[str] = set()
     lines = []
     for o in got["overflow"]:
-        if o["text"] in seen or (code, o["text"]) in PENDING:
+        if o["text"] in seen:
             continue
         seen.add(o["text"])
         lines.append(f"{o['screen']}: {o['widget']}: {o['text']!r}: {o['why']} "
                      f"(needs {o['need']}, has {o['have']})")
     assert not lines, f"text does not fit in {code}:\n" + "\n".join(lines)
-    still = {o["text"] for o in got["overflow"]}
-    gone = [t for c, t in PENDING if c == code and t not in still]
-    assert not gone, f"fixed now, remove from PENDING: {gone}"
 
 
 # --- the part that runs in its own process -----------------------------------------------
