@@ -27,15 +27,18 @@ def english_afterwards() -> Iterator[None]:
     i18n.set_language("en")
 
 
+def poppler(tool: str, pdf: Path) -> str:
+    assert shutil.which(tool), f"poppler-utils ({tool}) is needed: scripts/setup.sh"
+    args = [tool, "-layout", str(pdf), "-"] if tool == "pdftotext" else [tool, str(pdf)]
+    return subprocess.run(args, capture_output=True, text=True, check=True, timeout=60).stdout
+
+
 def sheet_text(code: str, out: Path) -> str:
     from vision.stickers import write_pdf
 
-    assert shutil.which("pdftotext"), "poppler-utils (pdftotext) is needed: scripts/setup.sh"
     i18n.set_language(code)
     write_pdf(out, cards=CARDS)
-    done = subprocess.run(["pdftotext", "-layout", str(out), "-"], capture_output=True,
-                          text=True, check=True, timeout=60)
-    return done.stdout
+    return poppler("pdftotext", out)
 
 
 @pytest.mark.parametrize("code", list(SAID))
@@ -44,6 +47,12 @@ def test_sticker_names_in_the_chosen_language(code: str, tmp_path: Path) -> None
     missing = [w for w in SAID[code] if w not in text]
     assert not missing, text
     assert all(card in text for card in CARDS)  # ids never change
+    # The names' TrueType font is in the file, so any printer draws ę and ヘ;
+    # only PDF's own base fonts (Type 1, which printers carry) may be left out.
+    fonts = poppler("pdffonts", tmp_path / f"{code}.pdf").splitlines()[2:]
+    truetype = [line for line in fonts if "TrueType" in line]
+    assert truetype and all(" yes " in line for line in truetype), fonts
+    assert all("Type 1" in line for line in fonts if line not in truetype), fonts
 
 
 def test_sticker_payloads_do_not_change_with_the_language() -> None:
@@ -70,4 +79,5 @@ def test_a_sheet_needing_a_missing_font_is_refused_with_the_package_to_install(
     assert not out.exists()
     i18n.set_language("es")  # Helvetica has every Spanish letter
     write_pdf(out, cards=CARDS)
-    assert out.stat().st_size > 0
+    text = poppler("pdftotext", out)
+    assert all(word in text for word in SAID["es"]), text

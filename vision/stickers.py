@@ -65,12 +65,12 @@ class NoFontForLanguage(ValueError):
     """The sheet's language needs letters no installed font has."""
 
 
-def _label_fonts() -> tuple[str, str]:
+def _label_fonts(cards: tuple[str, ...]) -> tuple[str, str]:
     """Regular and bold font names for the names on the stickers.
 
     The PDF's built-in Helvetica has no ą, ę, ł or Japanese, so the
     all-languages TrueType font of the screens is embedded when it is
-    installed; Helvetica is kept only where it can draw every name.
+    installed; Helvetica is kept only where it can draw the names of ``cards``.
     """
     from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
     from reportlab.pdfbase.ttfonts import TTFont  # type: ignore[import-untyped]
@@ -88,7 +88,7 @@ def _label_fonts() -> tuple[str, str]:
                 pdfmetrics.registerFont(TTFont(bold, str(font.bold)))
         return regular, bold
     try:
-        for card_id in ALL_IDS:
+        for card_id in cards:
             card_name(card_id).encode("cp1252")
     except UnicodeEncodeError:
         raise NoFontForLanguage(
@@ -131,7 +131,7 @@ def write_pdf(out: str | Path, paper: str = "a4", size_mm: float = DEFAULT_SIZE_
     name_pt = max(6.0, min(12.0, size_mm * 0.36))
     id_pt = name_pt * 0.75
 
-    regular, bold = _label_fonts()
+    regular, bold = _label_fonts(cards)
     pdf = canvas.Canvas(str(out), pagesize=(page_w, page_h))
     pdf.setTitle("Incan Gold card stickers")
     pdf.setAuthor("incan-companion")
