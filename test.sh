@@ -5,4 +5,5 @@ cd "$(dirname "$0")"
 scripts/setup.sh --test
 .venv/bin/ruff check .
 .venv/bin/mypy
+.venv/bin/lint-imports --no-cache
 exec .venv/bin/python -m pytest -q "$@"

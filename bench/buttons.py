@@ -30,7 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from companion.choices import Choice, ChoiceCollector
-from companion.config import DEFAULT_PINS
+from incan_companion.config import DEFAULT_PINS
 from hardware.panel import SeatPanel
 
 

@@ -17,7 +17,7 @@ the next event. After the last kill the game is played to its end. With
 ``--demo-points`` the same is done to ``incan-companion demo --autoplay --data``
 (acknowledged = committed and visible to a reader just before the kill).
 
-``camera``: a whole device (companion.wiring.build) with a camera that is
+``camera``: a whole device (incan_companion.compose.build) with a camera that is
 unplugged mid-game (raises / returns nothing / stalls) and plugged back; the
 time from the camera delivering frames again to the table saying so.
 
@@ -70,7 +70,7 @@ def writer(path: Path, seed: int, *, mistakes: float = 0.08) -> int:
     from companion.rules import RULE_SETS
     from companion.session import Session
     from companion.simulate import SEAT_NAMES, choose_camp, next_card
-    from companion.store import Store
+    from incan_companion.store import Store
 
     rng = random.Random(seed)
     out = sys.stdout
@@ -203,7 +203,7 @@ def check_file(
     ``known``: events found stored but never acknowledged after earlier kills
     (committed, then killed before the print); new ones are added to it.
     """
-    from companion.store import Store
+    from incan_companion.store import Store
 
     if not path.exists():  # killed before the file was made
         report.lost += len(acked)
@@ -338,7 +338,7 @@ def kill_points(path: Path, points: int, seed: int) -> KillReport:
 
 
 def _unfinished(path: Path) -> int | None:
-    from companion.store import Store
+    from incan_companion.store import Store
 
     with Store(path, readonly=True) as store:
         return store.unfinished()
@@ -361,7 +361,7 @@ def demo_env(kivy_home: Path) -> dict[str, str]:
 
 
 def demo_command(data: Path, seed: int) -> list[str]:
-    return [sys.executable, "-m", "companion", "demo", "--autoplay", "--seats", "3",
+    return [sys.executable, "-m", "incan_companion", "demo", "--autoplay", "--seats", "3",
             "--seed", str(seed), "--data", str(data), "--json"]  # fmt: skip
 
 
@@ -392,7 +392,7 @@ def demo_kill_points(
     path: Path, kivy_home: Path, points: int, seed: int, *, first: float = 2.0, span: float = 4.0
 ) -> DemoKillReport:
     """SIGKILL ``demo --autoplay --data path`` at ``points`` moments, then let it finish."""
-    from companion.store import Store
+    from incan_companion.store import Store
 
     rng = random.Random(seed)
     report = DemoKillReport()
@@ -489,10 +489,10 @@ def camera_recovery(
     being back (delivering on its next open or read) to the table showing it
     ok; with the real reopening back-off of vision.sources unless ``backoff``.
     """
-    from companion.config import CameraConfig, Config
+    from incan_companion.config import CameraConfig, Config
     from companion.events import Start
-    from companion.i18n import _
-    from companion.wiring import build
+    from ui.i18n import _
+    from incan_companion.compose import build
 
     shown_ok, shown_none = _("camera ok"), _("no camera: enter cards by tapping")
     ui = UiQueue()
@@ -525,7 +525,7 @@ def build_with_source(
     stall_timeout: float,
     post: Callable[[Callable[[], None]], None] | None = None,
 ) -> Any:
-    """companion.wiring.build with ``source`` as the configured camera.
+    """incan_companion.compose.build with ``source`` as the configured camera.
 
     Everything else is the real device: the vision Scanner thread (with this
     ``stall_timeout``), the Device, its Table and the data file.
@@ -646,7 +646,7 @@ def startup_time(tmp: Path) -> dict[str, float]:
     import) is kept beside it.
     """
     env = service_environment(tmp)
-    command = [sys.executable, "-m", "companion", "run", "--fullscreen", "--buttons", "keyboard",
+    command = [sys.executable, "-m", "incan_companion", "run", "--fullscreen", "--buttons", "keyboard",
                "--camera", "virtual", "--quit-after", "1.0"]  # fmt: skip
     t0 = time.monotonic()
     proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,

@@ -28,10 +28,10 @@ configure(quiet=True, fast=True)
 
 from kivy.base import EventLoop  # noqa: E402
 
-from companion.config import Config  # noqa: E402
+from incan_companion.config import Config  # noqa: E402
 from companion.events import Reveal, Start  # noqa: E402
 from companion.simulate import VirtualClock  # noqa: E402
-from companion.wiring import build  # noqa: E402
+from incan_companion.compose import build  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 
 NAMES = ("Agnieszka", "Bartłomiej", "Carmen", "Dee", "Eli", "Fumiko", "Gus", "Hal")

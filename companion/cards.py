@@ -1,4 +1,4 @@
-"""The quest cards: every physical card has one id (CONTRACTS.md §1).
+"""The quest cards: every physical card has one id (docs/cards-and-stickers.md).
 
 >>> card("t11a")
 Card(id='T11A', kind=<Kind.TREASURE: 'treasure'>, value=11, hazard=None, order=0)
@@ -103,7 +103,7 @@ def card(text: str) -> Card:
 
 
 def payload(card_id: str) -> str:
-    """The text a sticker carries for this card (CONTRACTS.md §2)."""
+    """The text a sticker carries for this card (docs/cards-and-stickers.md)."""
     return PAYLOAD_PREFIX + card(card_id).id
 
 

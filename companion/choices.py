@@ -1,4 +1,4 @@
-"""Collecting the secret torch/camp choices of one turn (RULES.md, *Choices*).
+"""Collecting the secret torch/camp choices of one turn (docs/rules.md, *A round*).
 
 Every seat still in the temple picks torch or camp in secret; nothing about
 *what* a seat picked may leak before all have picked, so this object only ever
@@ -7,7 +7,7 @@ When the last seat still due has chosen, a short countdown runs so a player who
 pressed the wrong button can still change their mind; a change of mind during
 the countdown restarts it. When it runs out the whole reveal is handed over as
 one value, the seats that chose camp, which is exactly the ``camp`` list of a
-``reveal`` event (CONTRACTS.md §3).
+``reveal`` event (docs/game-log.md).
 
 This module is plain Python on purpose: no gpiozero, no Kivy, no threads. Time
 comes from an injected ``clock`` so tests and the demo can drive it, and the
@@ -43,7 +43,10 @@ import enum
 import time
 from collections.abc import Callable, Iterable
 
-__all__ = ["Choice", "ChoiceCollector"]
+__all__ = ["DEFAULT_COUNTDOWN", "Choice", "ChoiceCollector"]
+
+#: Seconds between the last seat's choice and the reveal, unless configured.
+DEFAULT_COUNTDOWN = 2.0
 
 
 class Choice(enum.Enum):
@@ -71,7 +74,7 @@ class ChoiceCollector:
         self,
         on_reveal: Callable[[tuple[int, ...]], None],
         *,
-        countdown: float = 2.0,
+        countdown: float = DEFAULT_COUNTDOWN,
         clock: Callable[[], float] = time.monotonic,
         on_change: Callable[[], None] | None = None,
     ) -> None:

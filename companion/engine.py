@@ -39,8 +39,25 @@ class BadStart(RuleError):
     """Seats or rules of a new game are not acceptable."""
 
 
+class Unplayable(enum.Enum):
+    """Why a card cannot be the next draw (a reason code; the UI words it)."""
+
+    ON_PATH = "on_path"  # already turned this round
+    TAKEN_OUT = "taken_out"  # a hazard removed after a bust
+    NO_ARTIFACTS = "no_artifacts"  # the rule set has none
+    LOST = "lost"  # an artifact left on the path when its round ended
+    CARRIED = "carried"  # an artifact a seat carried out
+    LATER_ROUND = "later_round"  # an artifact shuffled in at a later round
+    NOT_NOW = "not_now"  # anything else (e.g. the game is over)
+
+
 class CardNotInDeck(RuleError):
     """A card that cannot be drawn now (already on the path, removed, lost, ...)."""
+
+    def __init__(self, card_id: str, why: Unplayable, message: str) -> None:
+        super().__init__(message)
+        self.card = card_id
+        self.why = why
 
 
 class ChoiceDue(RuleError):
@@ -281,7 +298,10 @@ def draw(state: State, card_id: str) -> State:
     if found.id not in _in_game(state, state.round) or any(
         p.card == found.id for p in state.path
     ):
-        raise CardNotInDeck(_why_not_in_deck(state, found))
+        why = _unplayable(state, found)
+        raise CardNotInDeck(
+            found.id, why, _UNPLAYABLE[why].format(card=found.id, order=found.order, state=state)
+        )
 
     in_temple = state.in_temple
     if found.is_treasure:
@@ -317,21 +337,51 @@ def draw(state: State, card_id: str) -> State:
     return _end_round(busted)
 
 
-def _why_not_in_deck(state: State, found: Card) -> str:
+def why_unplayable(state: State, card_id: str) -> Unplayable | None:
+    """Why ``card_id`` cannot be the next draw, or None if it can.
+
+    >>> s = draw(new_game(["Ana", "Bo", "Cy"]), "T11A")
+    >>> why_unplayable(s, "T11A"), why_unplayable(s, "A5")
+    (<Unplayable.ON_PATH: 'on_path'>, <Unplayable.LATER_ROUND: 'later_round'>)
+    """
+    found = card(card_id)
+    if state.phase is Phase.GAME_OVER:
+        return Unplayable.NOT_NOW
+    if state.phase is Phase.ROUND_OVER:
+        state = _next_round(state)
+    if found.id in _in_game(state, state.round) and all(p.card != found.id for p in state.path):
+        return None
+    return _unplayable(state, found)
+
+
+def _unplayable(state: State, found: Card) -> Unplayable:
     cid = found.id
     if any(p.card == cid for p in state.path):
-        return f"{cid} is already on the path"
+        return Unplayable.ON_PATH
     if cid in state.removed:
-        return f"{cid} was taken out of the game"
+        return Unplayable.TAKEN_OUT
     if found.is_artifact:
         if not state.rules.artifacts:
-            return f"{state.rules.name} is played without artifacts"
+            return Unplayable.NO_ARTIFACTS
         if cid in state.lost:
-            return f"{cid} was lost in an earlier round"
+            return Unplayable.LOST
         if cid in state.carried:
-            return f"{cid} was carried out of the temple"
-        return f"{cid} is shuffled in at round {found.order}, this is round {state.round}"
-    return f"{cid} cannot come now"
+            return Unplayable.CARRIED
+        return Unplayable.LATER_ROUND
+    return Unplayable.NOT_NOW
+
+
+# The log reader's words for each reason (the command line's "line N: ..."):
+# the touchscreen words the same reasons in the table's language instead.
+_UNPLAYABLE = {
+    Unplayable.ON_PATH: "{card} is already on the path",
+    Unplayable.TAKEN_OUT: "{card} was taken out of the game",
+    Unplayable.NO_ARTIFACTS: "{state.rules.name} is played without artifacts",
+    Unplayable.LOST: "{card} was lost in an earlier round",
+    Unplayable.CARRIED: "{card} was carried out of the temple",
+    Unplayable.LATER_ROUND: "{card} is shuffled in at round {order}, this is round {state.round}",
+    Unplayable.NOT_NOW: "{card} cannot come now",
+}
 
 
 def reveal(state: State, camp: Iterable[int]) -> State:
@@ -394,7 +444,7 @@ def _split_leftovers(rules: RuleSet, path: list[PathCard], leavers: int) -> tupl
     if rules.pooled:
         each, rest = divmod(sum(p.left for p in path), leavers)
         # The remainder stays on the path; which card holds it does not matter,
-        # so it is shown on the last one (CONTRACTS.md §4).
+        # so it is shown on the last one (docs/state-json.md).
         for i, p in enumerate(path):
             path[i] = replace(p, left=rest if i == len(path) - 1 else 0)
         return each, rest
@@ -443,7 +493,7 @@ def _next_round(state: State) -> State:
     )
 
 
-# --- state as JSON (CONTRACTS.md §4) -----------------------------------------------
+# --- state as JSON (docs/state-json.md) -----------------------------------------------
 
 
 def to_json(state: State) -> dict[str, Any]:

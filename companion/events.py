@@ -1,4 +1,4 @@
-"""The input events of a game log (CONTRACTS.md §3) and their JSON form."""
+"""The input events of a game log (docs/game-log.md) and their JSON form."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The three rule sets a table can choose (RULES.md, "Rule sets")."""
+"""The three rule sets a table can choose (docs/rules.md, "Rule sets")."""
 
 from __future__ import annotations
 

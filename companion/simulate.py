@@ -4,7 +4,7 @@
 deck for each round, turns cards, and lets each seat decide with a simple
 greedy-but-nervous policy. With ``mistakes`` it also makes the slips a real
 table makes (a misread fixed by ``correct``, a step taken back by ``undo``),
-so the log exercises every event of CONTRACTS.md §3.
+so the log exercises every event of docs/game-log.md.
 """
 
 from __future__ import annotations

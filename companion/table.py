@@ -2,9 +2,9 @@
 
 Everything the table does reaches the game through one :class:`Table`: the
 scanner's cards, the seat buttons, the touchscreen's fixes. It holds the
-:class:`~companion.session.Session`, the :class:`~companion.store.Store` with
+:class:`~companion.session.Session`, the store with
 the game's number, and the :class:`~companion.choices.ChoiceCollector` of the
-secret torch/camp choices.
+secret torch/camp choices. The store is any :class:`~companion.ports.EventStore`.
 
 Why it exists as its own plain-Python object (no Kivy, no threads, an
 injected clock): this is the device's behaviour, and it must be testable
@@ -13,7 +13,7 @@ turn by turn with fake time and a real data file.
 Rules it keeps:
 
 - Every event is first checked (``Session.preview``), then stored durably
-  (``Store.append``), and only then applied and shown. A power cut never
+  (``EventStore.append``), and only then applied and shown. A power cut never
   loses what was on the screen, and a refused or unsaved event changes
   nothing.
 - The collector is open with ``state.due`` exactly while the state is in the
@@ -24,16 +24,16 @@ Rules it keeps:
   reported again is ignored: it is still lying on the scan spot. Repeats are
   rare anyway, because the tracker reports each placement once.
 - Nothing raises to the caller: every refusal or adapter failure becomes a
-  :class:`Notice` for the status line, and is logged.
+  :class:`~companion.notices.Notice` for the status line, and is logged. A
+  notice is a reason (a value), never a sentence: ``ui.words`` words it.
 
 All methods must be called from one thread (the UI thread); adapters on
 other threads marshal their callbacks first.
 
->>> import tempfile, pathlib
 >>> from companion.events import Start
->>> from companion.store import Store
+>>> from companion.memory import MemoryStore
 >>> now = [0.0]
->>> store = Store(pathlib.Path(tempfile.mkdtemp()) / "games.sqlite")
+>>> store = MemoryStore()
 >>> table = Table.new(store, Start(("Ana", "Bo", "Cy")), countdown=1.0, clock=lambda: now[0])
 >>> table.scan("T11A")
 True
@@ -42,8 +42,10 @@ True
 >>> for seat in (0, 1, 2): _ = table.press(seat, Choice.CAMP if seat == 0 else Choice.TORCH)
 >>> now[0] = 1.0; table.tick()
 True
->>> table.state.seats[0].banked, len(store.events(table.game))
+>>> table.state.seats[0].banked, len(store.session(table.game).log)
 (5, 3)
+>>> table.scan("IG:T12"), table.notice
+(False, Notice(reason=NotACard(text='IG:T12'), level='warning', at=1.0))
 """
 
 from __future__ import annotations
@@ -51,34 +53,36 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Literal
 
 from companion.cards import UnknownCard, card
-from companion.choices import Choice, ChoiceCollector
-from companion.describe import card_name
-from companion.engine import Phase, RuleError, State
+from companion.choices import DEFAULT_COUNTDOWN, Choice, ChoiceCollector
+from companion.engine import Phase, RuleError, State, Unplayable, why_unplayable
 from companion.events import Correct, Draw, Event, Reveal, Start, Undo
-from companion.i18n import _
+from companion.notices import (
+    CameraStatus,
+    CannotCome,
+    CardHeld,
+    Failed,
+    GameIsOver,
+    HeldDropped,
+    HeldReturned,
+    Level,
+    NotACard,
+    NothingToUndo,
+    Notice,
+    Reason,
+    Step,
+    StepRefused,
+)
+from companion.ports import Clock, EventStore
 from companion.session import Session
-from companion.store import Store
 
-__all__ = ["MAX_NOTICES", "Notice", "Table"]
+__all__ = ["MAX_NOTICES", "Table"]
 
 _log = logging.getLogger(__name__)
 
 MAX_NOTICES = 20
-Level = Literal["info", "warning", "error"]
 Listener = Callable[["Table"], None]
-
-
-@dataclass(frozen=True)
-class Notice:
-    """One line for the status bar: what happened that the table should know."""
-
-    text: str
-    level: Level = "info"
-    at: float = 0.0
 
 
 class Table:
@@ -91,12 +95,12 @@ class Table:
 
     def __init__(
         self,
-        store: Store,
+        store: EventStore,
         game: int,
         session: Session,
         *,
-        countdown: float = 2.0,
-        clock: Callable[[], float] = time.monotonic,
+        countdown: float = DEFAULT_COUNTDOWN,
+        clock: Clock = time.monotonic,
     ) -> None:
         self.store = store
         self.game = game
@@ -107,7 +111,7 @@ class Table:
         self._held: str | None = None
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._quiet = 0  # >0 while a change is in progress: one notification at the end
-        self.scanner_status: str = ""
+        self.camera = CameraStatus.NO_CAMERA
         self.collector = ChoiceCollector(
             self._on_reveal, countdown=countdown, clock=clock, on_change=self._changed
         )
@@ -118,11 +122,11 @@ class Table:
     @classmethod
     def new(
         cls,
-        store: Store,
+        store: EventStore,
         start: Start,
         *,
-        countdown: float = 2.0,
-        clock: Callable[[], float] = time.monotonic,
+        countdown: float = DEFAULT_COUNTDOWN,
+        clock: Clock = time.monotonic,
     ) -> Table:
         """A new game stored in ``store``; raises RuleError for bad seats or rules.
 
@@ -136,11 +140,11 @@ class Table:
     @classmethod
     def resume(
         cls,
-        store: Store,
+        store: EventStore,
         game: int,
         *,
-        countdown: float = 2.0,
-        clock: Callable[[], float] = time.monotonic,
+        countdown: float = DEFAULT_COUNTDOWN,
+        clock: Clock = time.monotonic,
     ) -> Table:
         """The stored game ``game``, replayed; raises StoreError or LogError."""
         return cls(store, game, store.session(game), countdown=countdown, clock=clock)
@@ -211,20 +215,17 @@ class Table:
                 # A broken screen or LED must not stop the game itself.
                 _log.exception("table listener %r failed", listener)
 
-    def say(self, text: str, level: Level = "info") -> None:
+    def say(self, reason: Reason, level: Level = "info") -> None:
         """Add a notice for the status line (also used by adapters: "not a card")."""
-        if level == "info":
-            _log.info("%s", text)
-        else:
-            _log.warning("%s", text)
-        self._notices.append(Notice(text, level, self._clock()))
+        _log.log(logging.INFO if level == "info" else logging.WARNING, "%s", reason)
+        self._notices.append(Notice(reason, level, self._clock()))
         del self._notices[:-MAX_NOTICES]
         self._changed()
 
-    def set_scanner_status(self, text: str) -> None:
-        """What the camera is doing ("camera ok", "no camera"), for the status line."""
-        if text != self.scanner_status:
-            self.scanner_status = text
+    def set_camera(self, status: CameraStatus) -> None:
+        """What the camera is doing, for the status line."""
+        if status != self.camera:
+            self.camera = status
             self._changed()
 
     # --- cards -------------------------------------------------------------------
@@ -240,7 +241,7 @@ class Table:
         try:
             cid = card(card_id).id
         except UnknownCard:
-            self.say(_("Not a card: {text}").format(text=card_id), "warning")
+            self.say(NotACard(card_id), "warning")
             return False
         state = self.state
         if cid == self._held:
@@ -254,27 +255,23 @@ class Table:
         try:
             cid = card(card_id).id
         except UnknownCard:
-            self.say(_("Not a card: {text}").format(text=card_id), "warning")
+            self.say(NotACard(card_id), "warning")
             return False
         return self._take(cid)
 
     def _take(self, cid: str) -> bool:
         state = self.state
         if state.phase is Phase.GAME_OVER:
-            self.say(_("The game is over; {card} is not needed.").format(card=card_name(cid)))
+            self.say(GameIsOver(cid))
             return False
         # While choices are due the next draw can be any card of the deck.
         possible = state.deck if state.phase is Phase.CHOOSE else state.possible_draws()
         if cid not in possible:
-            self.say(_why_not(state, cid), "warning")
+            self.say(CannotCome(cid, why_unplayable(state, cid) or Unplayable.NOT_NOW), "warning")
             return False
         if state.phase is Phase.CHOOSE:
             self._held = cid
-            self.say(
-                _("{card} waits until the choices are revealed.").format(
-                    card=card_name(cid).capitalize()
-                )
-            )
+            self.say(CardHeld(cid))
             return True
         return self._accept(Draw(cid))
 
@@ -287,7 +284,7 @@ class Table:
             taken = self.collector.press(seat, choice)
         except Exception as e:  # the reveal runs inside press when the countdown is 0
             taken = False
-            self._failed(_("A button press failed"), e)
+            self._failed(Step.PRESS, e)
         finally:
             self._quiet -= 1
         if taken:
@@ -305,7 +302,7 @@ class Table:
             revealed = self.collector.tick()
         except Exception as e:
             revealed = False
-            self._failed(_("The reveal failed"), e)
+            self._failed(Step.REVEAL, e)
         finally:
             self._quiet -= 1
         if revealed:
@@ -322,11 +319,7 @@ class Table:
                 if self.state.phase is Phase.DRAW:
                     self._accept(Draw(held))
                 else:
-                    self.say(
-                        _("Nobody is left in the temple: shuffle {card} back in.").format(
-                            card=card_name(held)
-                        )
-                    )
+                    self.say(HeldReturned(held))
         finally:
             self._quiet -= 1
 
@@ -336,10 +329,10 @@ class Table:
         """Take back the latest step (a held card is dropped first)."""
         if self._held is not None:
             held, self._held = self._held, None
-            self.say(_("{card} is no longer waiting.").format(card=card_name(held).capitalize()))
+            self.say(HeldDropped(held))
             return True
         if not self.session.can_undo:
-            self.say(_("Nothing to undo."))
+            self.say(NothingToUndo())
             return False
         return self._accept(Undo())
 
@@ -348,7 +341,7 @@ class Table:
         try:
             cid = card(card_id).id
         except UnknownCard:
-            self.say(_("Not a card: {text}").format(text=card_id), "warning")
+            self.say(NotACard(card_id), "warning")
             return False
         return self._accept(Correct(pos, cid))
 
@@ -359,15 +352,15 @@ class Table:
         try:
             self.session.preview(event)
         except RuleError as e:
-            self.say(str(e), "warning")
+            self.say(StepRefused(type(e).__name__, str(e)), "warning")
             return False
         except Exception as e:
-            self._failed(_("That step could not be checked"), e)
+            self._failed(Step.CHECK, e)
             return False
         try:
             self.store.append(self.game, event)
         except Exception as e:  # disk full, card pulled, ...: nothing was applied
-            self._failed(_("Could not save the game, the step was not taken"), e)
+            self._failed(Step.SAVE, e)
             self._sync_collector()
             return False
         self.session.apply(event)
@@ -375,9 +368,9 @@ class Table:
         self._changed()
         return True
 
-    def _failed(self, what: str, error: Exception) -> None:
-        _log.error("%s", what, exc_info=error)
-        self.say(f"{what}: {error}", "error")
+    def _failed(self, step: Step, error: Exception) -> None:
+        _log.error("%s failed", step.value, exc_info=error)
+        self.say(Failed(step, str(error)), "error")
 
     def _sync_collector(self) -> None:
         """Open the collector for the turn on show, or close it.
@@ -400,16 +393,3 @@ class Table:
         self.collector.close()
         self._listeners.clear()
 
-
-def _why_not(state: State, cid: str) -> str:
-    """Why card ``cid`` cannot be the next draw, for a person at the table."""
-    named = f"{card_name(cid).capitalize()} ({cid})"
-    if state.phase is not Phase.ROUND_OVER and any(p.card == cid for p in state.path):
-        return _("{card} is already on the path.").format(card=named)
-    if cid in state.removed:
-        return _("{card} was taken out of the game.").format(card=named)
-    if cid in state.lost or cid in state.carried:
-        return _("{card} has left the game.").format(card=named)
-    if not state.rules.artifacts and card(cid).is_artifact:
-        return _("{card} is not played with these rules.").format(card=named)
-    return _("{card} cannot come now.").format(card=named)

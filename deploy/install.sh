@@ -242,14 +242,14 @@ fi
 # A bad file stops the service with a message naming the key: say it now.
 CHECK_CONFIG='import sys
 from pathlib import Path
-from companion.config import ConfigError, load
+from incan_companion.config import ConfigError, load
 try:
     c = load(Path(sys.argv[1]))
 except ConfigError as e:
     sys.exit(f"install.sh: {e}")
 print(f"    config ok: rules {c.rules}, {c.seats} seats, camera {c.camera.source}")'
 if [ "$DRY_RUN" = 1 ]; then
-    echo "+ $VENV/bin/python -c 'companion.config.load($CONFIG)'  # check it, name any bad key"
+    echo "+ $VENV/bin/python -c 'incan_companion.config.load($CONFIG)'  # check it, name any bad key"
 else
     "$VENV/bin/python" -c "$CHECK_CONFIG" "$CONFIG"
 fi

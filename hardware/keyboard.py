@@ -28,9 +28,12 @@ again changes nothing.
 
 from __future__ import annotations
 
-from companion.choices import Choice
+from collections.abc import Callable
 
-__all__ = ["KEYS", "LAYOUT", "choice_for_key", "layout_lines"]
+from companion.choices import Choice
+from companion.ports import SeatPress
+
+__all__ = ["KEYS", "LAYOUT", "KeyboardSeats", "choice_for_key", "layout_lines"]
 
 _TORCH_KEYS = "12345678"
 _CAMP_KEYS = "qwertyui"
@@ -68,3 +71,27 @@ def choice_for_key(name: str, seats: int = len(LAYOUT)) -> tuple[int, Choice] | 
 def layout_lines(seats: int = len(LAYOUT)) -> list[str]:
     """The key layout as short lines for a help screen: ``seat 1: torch 1, camp q``."""
     return [f"seat {s + 1}: torch {t}, camp {c}" for s, t, c in LAYOUT[:seats]]
+
+
+class KeyboardSeats:
+    """The keyboard standing in for the seat buttons: key names in, presses out.
+
+    ``seats`` says how many seats play now (keys of other seats do nothing).
+
+    >>> pressed = []
+    >>> keys = KeyboardSeats(lambda seat, choice: pressed.append((seat, choice)), lambda: 4)
+    >>> keys.key("w"), keys.key("8"), pressed
+    (True, False, [(1, <Choice.CAMP: 'camp'>)])
+    """
+
+    def __init__(self, press: SeatPress, seats: Callable[[], int]) -> None:
+        self._press = press
+        self._seats = seats
+
+    def key(self, name: str) -> bool:
+        """True if ``name`` is a seat's key (and the press was passed on)."""
+        hit = choice_for_key(name, self._seats())
+        if hit is None:
+            return False
+        self._press(*hit)
+        return True

@@ -25,28 +25,18 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any, Protocol
+from typing import Any
 
 from gpiozero import LED, DigitalInputDevice  # type: ignore[import-untyped]
 
 from companion.choices import Choice
+from companion.engine import MAX_SEATS
 from hardware.debounce import DEFAULT_WINDOW, Debouncer
+from hardware.pins import PinsLike, clash
 
-__all__ = ["MAX_SEATS", "PinsLike", "SeatPanel"]
+__all__ = ["SeatPanel"]
 
-MAX_SEATS = 8
 _log = logging.getLogger(__name__)
-
-
-class PinsLike(Protocol):
-    """One seat's BCM pins; ``companion.config.SeatPins`` fits."""
-
-    @property
-    def torch(self) -> int: ...
-    @property
-    def camp(self) -> int: ...
-    @property
-    def led(self) -> int: ...
 
 
 class SeatPanel:
@@ -74,14 +64,10 @@ class SeatPanel:
         pins = list(pins)
         if not 1 <= len(pins) <= MAX_SEATS:
             raise ValueError(f"a panel has 1 to {MAX_SEATS} seats, not {len(pins)}")
-        used: dict[int, str] = {}
-        for seat, p in enumerate(pins):
-            for part, gpio in (("torch", p.torch), ("camp", p.camp), ("led", p.led)):
-                if gpio in used:
-                    raise ValueError(
-                        f"GPIO {gpio} is used twice: seat {seat + 1} {part} and {used[gpio]}"
-                    )
-                used[gpio] = f"seat {seat + 1} {part}"
+        twice = clash(pins)
+        if twice is not None:
+            n, gpio, part, earlier = twice
+            raise ValueError(f"GPIO {gpio} is used twice: seat{n} {part} and {earlier}")
         self.pins: tuple[PinsLike, ...] = tuple(pins)
         self._on_press = on_press
         self._debouncer = Debouncer(debounce_s, clock=clock)

@@ -10,9 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from companion import cli, engine
+from companion import engine
+from incan_companion import cli
+from incan_companion.commands.game import replay_log
 from companion.events import Draw, Reveal, Start, Undo
-from companion.store import Store
+from incan_companion.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "game.jsonl"
@@ -20,7 +22,7 @@ EXAMPLE = ROOT / "examples" / "game.jsonl"
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "companion", *args],
+        [sys.executable, "-m", "incan_companion", *args],
         capture_output=True,
         text=True,
         cwd=ROOT,
@@ -146,13 +148,13 @@ def test_foreign_sqlite_is_refused_for_replay_and_export(tmp_path: Path) -> None
 
 def test_in_process_main_matches_the_engine(capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["replay", str(EXAMPLE), "--json"]) == 0
-    state = cli.replay_log(EXAMPLE).state
+    state = replay_log(EXAMPLE).state
     assert json.loads(capsys.readouterr().out) == engine.to_json(state)
 
 
 def test_the_command_line_loads_no_heavy_library() -> None:
     code = (
-        "import sys, companion.cli as c; c.build_parser();"
+        "import sys, incan_companion.cli as c; c.build_parser();"
         "heavy = [m for m in ('kivy', 'cv2', 'gpiozero', 'numpy', 'zxingcpp', 'pyzbar')"
         " if m in sys.modules]; print(heavy)"
     )
@@ -164,8 +166,8 @@ def test_the_command_line_loads_no_heavy_library() -> None:
 
 def test_importing_the_engine_loads_no_adapter_library() -> None:
     code = (
-        "import sys; import companion.engine, companion.session, companion.store,"
-        " companion.describe, companion.simulate;"
+        "import sys; import companion.engine, companion.session, incan_companion.store,"
+        " ui.words, companion.simulate;"
         "print([m for m in ('kivy', 'cv2', 'gpiozero') if m in sys.modules])"
     )
     done = subprocess.run(

@@ -12,9 +12,9 @@ from typing import Any
 import pytest
 
 from companion.events import Draw, Reveal, Start
-from companion.store import Store
+from incan_companion.store import Store
 
-CLI = [sys.executable, "-m", "companion"]
+CLI = [sys.executable, "-m", "incan_companion"]
 
 
 def run(*args: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:

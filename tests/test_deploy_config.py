@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import (
+from incan_companion.config import (
     CONFIG_ENV,
     DATA_ENV,
     DEFAULT_PINS,
@@ -241,7 +241,7 @@ def test_the_app_refuses_a_bad_config_with_one_line_naming_the_key(tmp_path: Pat
     }
     env.pop("INCAN_DEBUG", None)
     result = subprocess.run(
-        [sys.executable, "-m", "companion", "run", "--fullscreen", "--quit-after", "0.1"],
+        [sys.executable, "-m", "incan_companion", "run", "--fullscreen", "--quit-after", "0.1"],
         env=env, capture_output=True, text=True, timeout=120, check=False,
         cwd=Path(__file__).resolve().parent.parent,
     )  # fmt: skip

@@ -6,7 +6,7 @@ import re
 import subprocess
 from pathlib import Path
 
-from companion.config import DEFAULT_PINS
+from incan_companion.config import DEFAULT_PINS
 from hardware.gpio import HEADER_PIN
 
 ROOT = Path(__file__).resolve().parent.parent

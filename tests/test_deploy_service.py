@@ -84,7 +84,7 @@ def test_restarts_on_failure_but_not_for_a_bad_config(
 ) -> None:
     assert one(unit, "Service", "Restart") == "on-failure"
     assert float(one(unit, "Service", "RestartSec")) > 0
-    # Exit status 2 is "bad input" (CONTRACTS.md §5): a bad config file.
+    # Exit status 2 is "bad input" (docs/command-line.md): a bad config file.
     assert one(unit, "Service", "RestartPreventExitStatus") == "2"
     assert one(unit, "Unit", "StartLimitIntervalSec") == "0"
 

@@ -1,6 +1,6 @@
 """A seat button stuck down does not block the other seats, on a whole device.
 
-The device is built as the app builds it (``companion.wiring.build``) with
+The device is built as the app builds it (``incan_companion.compose.build``) with
 the seat panel on gpiozero's MockFactory (the demo's pins) and the default
 pin map; presses reach the table through ``post``, drained by the test
 thread as the Kivy clock would. Time is fake, shared by the debouncer and
@@ -17,11 +17,11 @@ import pytest
 from helpers import load_bench
 
 from companion.choices import Choice
-from companion.config import DEFAULT_PINS, Config
+from incan_companion.config import DEFAULT_PINS, Config
 from companion.engine import Phase
 from companion.events import Draw, Reveal, Start
 from companion.simulate import VirtualClock
-from companion.store import Store
+from incan_companion.store import Store
 from ui import presenters
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,7 +34,7 @@ faults = load_bench("faults")
 
 class Rig:
     def __init__(self, tmp: Path) -> None:
-        from companion.wiring import build
+        from incan_companion.compose import build
 
         self.clock = VirtualClock()
         self.ui = faults.UiQueue()

@@ -1,6 +1,6 @@
 """The camera vanishing mid-game, on a whole device.
 
-A device is built as the app builds it (``companion.wiring.build``: the
+A device is built as the app builds it (``incan_companion.compose.build``: the
 vision Scanner thread, the Device, its Table, the data file), with a camera
 that can be unplugged: its reads raise, return nothing, or hang. The table
 must then say "no camera", still take cards by hand, and by itself say
@@ -19,11 +19,11 @@ from pathlib import Path
 import pytest
 from helpers import load_bench
 
-from companion.config import CameraConfig, Config
+from incan_companion.config import CameraConfig, Config
 from companion.engine import Phase
 from companion.events import Draw, Start
-from companion.i18n import _
-from companion.store import Store
+from ui.i18n import _
+from incan_companion.store import Store
 from ui import presenters
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -38,7 +38,7 @@ NO_CAMERA = _("no camera: enter cards by tapping")
 
 
 def device_with(camera: object, tmp: Path, ui: object) -> object:
-    from companion.wiring import build
+    from incan_companion.compose import build
 
     config = Config(camera=CameraConfig(source="v4l2"), data_file=tmp / "games.sqlite")
     return faults.build_with_source(build, config, camera, STALL, ui.post)  # type: ignore[attr-defined]
@@ -120,7 +120,7 @@ def test_a_camera_that_fails_again_and_again_keeps_the_game_going(tmp_path: Path
 
 def test_a_real_v4l2_camera_that_is_not_there_shows_no_camera(tmp_path: Path) -> None:
     """No patching: the configured OpenCV camera on a device number nobody has."""
-    from companion.wiring import build
+    from incan_companion.compose import build
 
     ui = faults.UiQueue()
     config = Config(

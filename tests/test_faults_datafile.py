@@ -1,7 +1,7 @@
 """A damaged or foreign data file is set aside with a message, never overwritten.
 
 Checked on ``open_or_set_aside`` (the store), on a whole device
-(``companion.wiring.build``: the message reaches the table's status line),
+(``incan_companion.compose.build``: the message reaches the table's status line),
 and on the app's own start (``incan-companion run``): in every case the
 bytes that were at the path are found again, unchanged, in the set-aside
 copy, and a new data file is started.
@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from companion.events import Draw, Reveal, Start
-from companion.store import DamagedFile, Store, open_or_set_aside
+from incan_companion.store import DamagedFile, Store, open_or_set_aside
 
 ROOT = Path(__file__).resolve().parent.parent
 START = Start(("Ana", "Bo", "Cy"), "incan-gold")
@@ -157,7 +157,7 @@ class _FrozenClock(datetime):
 def test_two_bad_files_in_the_same_second_keep_both_copies(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("companion.store.datetime", _FrozenClock)
+    monkeypatch.setattr("incan_companion.store.datetime", _FrozenClock)
     path = tmp_path / "games.sqlite"
     path.write_text("first bad file", encoding="utf-8")
     open_or_set_aside(path)[0].close()
@@ -187,7 +187,7 @@ def test_a_store_error_that_is_not_the_files_fault_is_raised_not_set_aside(
     folder.mkdir()
     folder.chmod(0o555)
     try:
-        from companion.store import StoreError
+        from incan_companion.store import StoreError
 
         with pytest.raises(StoreError):
             open_or_set_aside(folder / "games.sqlite")
@@ -200,8 +200,8 @@ def test_a_store_error_that_is_not_the_files_fault_is_raised_not_set_aside(
 
 
 def test_the_device_shows_the_message_and_plays_on_a_new_file(tmp_path: Path) -> None:
-    from companion.config import Config
-    from companion.wiring import build
+    from incan_companion.config import Config
+    from incan_companion.compose import build
 
     path = tmp_path / "games.sqlite"
     original = another_programs_sqlite(path)
@@ -236,7 +236,7 @@ def test_the_app_starts_with_a_damaged_data_file_and_sets_it_aside(tmp_path: Pat
         "KIVY_NO_FILELOG": "1",
     }
     result = subprocess.run(
-        [sys.executable, "-m", "companion", "run", "--buttons", "keyboard", "--camera", "none",
+        [sys.executable, "-m", "incan_companion", "run", "--buttons", "keyboard", "--camera", "none",
          "--quit-after", "0.5"],
         env=env, capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
     )  # fmt: skip

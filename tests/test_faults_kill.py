@@ -44,7 +44,7 @@ def test_the_writer_alone_plays_a_whole_game_and_stores_what_it_acknowledges(
     assert faults.stored_lines(data) == {1: [a[3] for a in acks]}
     # The stored game is a finished game, readable by the command line.
     result = subprocess.run(
-        [sys.executable, "-m", "companion", "replay", str(data), "--json"],
+        [sys.executable, "-m", "incan_companion", "replay", str(data), "--json"],
         capture_output=True, text=True, check=True, cwd=ROOT,
     )  # fmt: skip
     assert json.loads(result.stdout)["phase"] == "game_over"
@@ -67,7 +67,7 @@ def test_kill_9_at_random_moments_loses_no_accepted_event(tmp_path: Path) -> Non
 def test_an_event_stored_but_not_yet_acknowledged_is_kept_and_replayed(tmp_path: Path) -> None:
     """A kill between the commit and the screen: the event stays (it was valid)."""
     from companion.events import Draw, Start
-    from companion.store import Store
+    from incan_companion.store import Store
 
     data = tmp_path / "games.sqlite"
     with Store(data) as store:
@@ -86,7 +86,7 @@ def test_the_data_file_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
     """What makes a power cut (not only a kill) lose nothing that was shown."""
     data = tmp_path / "games.sqlite"
     faults.run_writer(data, 1, None)
-    from companion.store import Store
+    from incan_companion.store import Store
 
     with Store(data) as store:
         db = store._db
@@ -95,7 +95,7 @@ def test_the_data_file_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
 
 
 def test_kill_9_of_demo_autoplay_then_resume(tmp_path: Path) -> None:
-    if importlib.util.find_spec("ui.cli") is None:
+    if importlib.util.find_spec("incan_companion.commands.app") is None:
         pytest.skip("the demo command has not landed")
     data = tmp_path / "demo.sqlite"
     report = faults.demo_kill_points(data, tmp_path / "kivy", 2, seed=8, first=1.5, span=3.0)

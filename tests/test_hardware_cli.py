@@ -15,11 +15,11 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-import hardware.cli
+import incan_companion.commands.buttons
 import hardware.gpio
 import hardware.panel as panel_module
-from companion.cli import main
-from companion.config import DEFAULT_PINS
+from incan_companion.cli import main
+from incan_companion.config import DEFAULT_PINS
 from hardware.gpio import HEADER_PIN, NoGPIO, NotAPi, pi_pin_factory, pin_factory_or_none
 from hardware.keyboard import LAYOUT
 
@@ -49,8 +49,8 @@ def no_pi(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 @pytest.fixture
 def fake_time(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     t = FakeTime()
-    monkeypatch.setattr(hardware.cli, "_clock", t.clock)
-    monkeypatch.setattr(hardware.cli, "_sleep", t.sleep)
+    monkeypatch.setattr(incan_companion.commands.buttons, "_clock", t.clock)
+    monkeypatch.setattr(incan_companion.commands.buttons, "_sleep", t.sleep)
     return t
 
 
@@ -63,7 +63,7 @@ def run(pins: Sequence[Any], **kwargs: Any) -> tuple[int, list[str], MockFactory
     out = io.StringIO()
     factory = MockFactory()
     try:
-        code = hardware.cli.run_check(pins, factory, out=out, **kwargs)
+        code = incan_companion.commands.buttons.run_check(pins, factory, out=out, **kwargs)
         leds_after = [factory.pin(p.led).state for p in pins]
     finally:
         factory.reset()
@@ -91,7 +91,7 @@ def test_mock_run_lists_each_press_once_and_lights_each_led(fake_time: FakeTime)
 
 
 def test_seconds_limit_cycles_the_leds_one_at_a_time(fake_time: FakeTime) -> None:
-    _, lines, _ = run(DEFAULT_PINS, seconds=10 * hardware.cli.STEP_S - 0.01)
+    _, lines, _ = run(DEFAULT_PINS, seconds=10 * incan_companion.commands.buttons.STEP_S - 0.01)
     leds = [line.split()[2] for line in lines if line.startswith("LED")]
     assert leds == ["1", "2", "3", "4", "5", "6", "7", "8", "1", "2"]
 
@@ -105,10 +105,10 @@ def test_one_led_is_lit_at_a_time(monkeypatch: pytest.MonkeyPatch, fake_time: Fa
         fake_time.sleep(seconds)
 
     try:
-        hardware.cli.run_check(
+        incan_companion.commands.buttons.run_check(
             DEFAULT_PINS,
             factory,
-            seconds=8 * hardware.cli.STEP_S - 0.01,
+            seconds=8 * incan_companion.commands.buttons.STEP_S - 0.01,
             sleep=sleep,
             out=io.StringIO(),
         )
@@ -141,7 +141,7 @@ def test_a_held_button_is_reported_and_real_presses_are_listed(
     monkeypatch.setattr(panel_module, "SeatPanel", HeldAtStart)
     out = io.StringIO()
     try:
-        hardware.cli.run_check(DEFAULT_PINS[:3], factory, seconds=1.0, out=out, sleep=sleep)
+        incan_companion.commands.buttons.run_check(DEFAULT_PINS[:3], factory, seconds=1.0, out=out, sleep=sleep)
     finally:
         factory.reset()
         factory.close()
@@ -167,7 +167,7 @@ def test_the_command_with_mock(
     out = capsys.readouterr().out
     assert out.count("press  ") == 8
     assert out.count("LED    ") == 4
-    assert fake_time.slept == pytest.approx(4 * hardware.cli.STEP_S)
+    assert fake_time.slept == pytest.approx(4 * incan_companion.commands.buttons.STEP_S)
 
 
 def test_the_command_without_gpio_says_so_in_one_line(
@@ -215,8 +215,8 @@ def test_importing_the_cli_stays_light() -> None:
     import subprocess
 
     code = (
-        "import sys, companion.cli\n"
-        "companion.cli.build_parser()\n"
+        "import sys, incan_companion.cli\n"
+        "incan_companion.cli.build_parser()\n"
         "assert 'gpiozero' not in sys.modules\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from companion.choices import Choice, ChoiceCollector
-from companion.config import DEFAULT_PINS, SeatPins
+from incan_companion.config import DEFAULT_PINS, SeatPins
 from companion.simulate import VirtualClock
 from hardware.panel import SeatPanel
 

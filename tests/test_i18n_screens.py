@@ -99,7 +99,7 @@ def _overflow(screen_name: str, root: Any) -> list[dict[str, Any]]:
     from kivy.core.text import Label as CoreLabel
     from kivy.uix.label import Label
 
-    from companion.i18n import _
+    from ui.i18n import _
 
     by_name = set(NAMES) | {_("{name} took it").format(name=n) for n in NAMES}
     found: list[dict[str, Any]] = []
@@ -167,7 +167,7 @@ def render(code: str, work: Path) -> dict[str, Any]:
 
     configure(quiet=True, fast=True)
 
-    from companion import i18n
+    from ui import i18n
 
     i18n.set_language(code)
     from ui.fonts import register_fonts
@@ -175,10 +175,10 @@ def render(code: str, work: Path) -> dict[str, Any]:
     font = register_fonts()
 
     from companion.choices import Choice
-    from companion.config import Config
+    from incan_companion.config import Config
     from companion.engine import Phase
     from companion.events import Reveal, Start
-    from companion.wiring import build
+    from incan_companion.compose import build
     from ui.app import CompanionApp
 
     class Clock:

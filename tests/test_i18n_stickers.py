@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from companion import i18n
+from ui import i18n
 
 CARDS = ("SNAKE1", "FIRE1", "A1", "T5A")
 SAID = {

@@ -20,7 +20,7 @@ from companion.events import Draw, Reveal, Start
 from companion.rules import RULE_SETS
 from companion.session import Session
 from companion.simulate import random_events
-from companion.store import Store
+from incan_companion.store import Store
 
 GAMES = int(os.environ.get("INCAN_PROPERTY_GAMES", "2000"))
 
@@ -112,7 +112,7 @@ def test_random_games_keep_the_invariants(
 def test_store_then_export_then_replay_round_trips(
     tmp_path_factory: object, seed: int, rules: str
 ) -> None:
-    from companion import cli
+    from incan_companion import cli
 
     folder = Path(tmp_path_factory.mktemp("store"))  # type: ignore[attr-defined]
     data = folder / "games.sqlite"
@@ -134,6 +134,6 @@ def test_store_then_export_then_replay_round_trips(
         assert cli.main(["export", str(data)]) == 0
     exported.write_text(out.getvalue())
     assert "undo" not in out.getvalue()
-    assert cli.replay_log(exported).state == _session.state
+    assert replay_log(exported).state == _session.state
     with Store(data, readonly=True) as store:
         assert store.session(store.latest()).state == _session.state

@@ -1,4 +1,4 @@
-"""Every worked example of RULES.md, with its exact numbers."""
+"""Every worked example of docs/rules.md, with its exact numbers."""
 
 from __future__ import annotations
 

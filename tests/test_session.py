@@ -1,4 +1,4 @@
-"""Undo and correct: the log-level events, and every refusal of CONTRACTS.md §3."""
+"""Undo and correct: the log-level events, and every refusal of docs/game-log.md."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from helpers import lefts, play
 
-from companion.cli import BadInput, replay_log
+from incan_companion.commands.game import replay_log
+from incan_companion.errors import BadInput
 from companion.engine import Phase, Status
 from companion.events import Correct, Draw, Reveal, Start, Undo
 from companion.session import CorrectionRefused, LogError, NothingToUndo, Session

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from companion.events import Draw, Reveal, Start, Undo
-from companion.store import (
+from incan_companion.store import (
     APPLICATION_ID,
     DamagedFile,
     NoSuchGame,
@@ -44,7 +44,7 @@ def test_a_games_table_options_are_kept_apart_from_its_log(tmp_path: Path) -> No
         assert store.option(first, "hidden_tents") == "0"
         assert store.option(second, "hidden_tents") == "1"
         assert store.option(second, "other") is None
-        assert store.events(second) == [START]  # the log of CONTRACTS.md is untouched
+        assert store.events(second) == [START]  # the game log is untouched
 
 
 def test_durability_settings(tmp_path: Path) -> None:

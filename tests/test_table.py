@@ -12,7 +12,7 @@ from companion.choices import Choice
 from companion.engine import Phase
 from companion.events import Correct, Draw, Reveal, Start, Undo
 from companion.simulate import VirtualClock, choose_camp, next_card
-from companion.store import Store
+from incan_companion.store import Store
 from companion.table import MAX_NOTICES, Table
 
 TORCH, CAMP = Choice.TORCH, Choice.CAMP

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from companion.config import Config
+from incan_companion.config import Config
 from companion.engine import Phase
 from companion.events import Start
-from companion.wiring import Device, build
+from incan_companion.compose import Device, build
 
 
 class Inbox:
@@ -107,8 +107,8 @@ def test_a_desktop_falls_back_to_the_keyboard(tmp_path: Path) -> None:
 
 
 def test_the_language_picked_on_the_device_outranks_the_config(tmp_path: Path) -> None:
-    from companion import i18n
-    from companion.store import Store
+    from ui import i18n
+    from incan_companion.store import Store
 
     data = tmp_path / "games.sqlite"
     with Store(data) as store:

@@ -20,11 +20,11 @@ configure(quiet=True, fast=True)
 from kivy.base import EventLoop  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 
-from companion.config import Config  # noqa: E402
+from incan_companion.config import Config  # noqa: E402
 from companion.engine import Phase  # noqa: E402
 from companion.events import Draw, Reveal, Start  # noqa: E402
 from companion.simulate import VirtualClock  # noqa: E402
-from companion.wiring import build  # noqa: E402
+from incan_companion.compose import build  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent.parent / "out" / "screenshots"
@@ -86,7 +86,7 @@ def find_button(root: Any, text: str) -> Any:
 def test_the_language_buttons_translate_every_screen_and_are_remembered(
     app: CompanionApp,
 ) -> None:
-    from companion import i18n
+    from ui import i18n
 
     setup = app.setup_screen
     setup.ids.name0.text = "Agnieszka"

@@ -14,8 +14,8 @@ import pytest
 import zxingcpp
 
 from companion.cards import ALL_IDS
-from companion.cli import main
-from companion.describe import card_name
+from incan_companion.cli import main
+from ui.words import card_name
 from vision import render
 from vision.decode import Decoder
 from vision.render import Scene
@@ -65,8 +65,8 @@ def test_scan_of_a_missing_or_unreadable_file_is_bad_input(
 
 def test_the_vision_cli_module_imports_nothing_heavy() -> None:
     heavy = ("cv2", "numpy", "zxingcpp", "pyzbar", "reportlab")
-    code = ("import sys, argparse, vision.cli\n"
-            "p = argparse.ArgumentParser(); vision.cli.register(p.add_subparsers())\n"
+    code = ("import sys, argparse, incan_companion.commands.vision\n"
+            "p = argparse.ArgumentParser(); incan_companion.commands.vision.register(p.add_subparsers())\n"
             f"bad = [m for m in {heavy!r} if m in sys.modules]\n"
             "print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
@@ -76,7 +76,7 @@ def test_the_vision_cli_module_imports_nothing_heavy() -> None:
 
 def test_scan_through_the_real_command(tmp_path: Path) -> None:
     a = write(tmp_path / "a.png", Scene(card="ROCKS1"))
-    done = subprocess.run([sys.executable, "-m", "companion", "scan", "--json", str(a)],
+    done = subprocess.run([sys.executable, "-m", "incan_companion", "scan", "--json", str(a)],
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr + done.stdout
     assert json.loads(done.stdout)["card"] == "ROCKS1"

@@ -2,8 +2,10 @@
 
 The app owns no game logic. It shows what the presenters make of the
 :class:`~companion.table.Table`'s state, forwards taps and keys to it, and
-drives its clock. Adapter callbacks reach it through ``Clock.schedule_once``
-(``Device.post``), so everything below runs on the Kivy thread.
+drives its clock. It is given the core's :class:`~companion.games.Games`
+and the device's :class:`~ui.controls.Controls` by the composition root.
+Adapter callbacks reach it through :func:`post` (``Clock.schedule_once``),
+so everything below runs on the Kivy thread.
 
 Import this module only after :func:`configure_kivy` (or with the Kivy
 environment already set): Kivy reads its options when first imported.
@@ -14,7 +16,6 @@ from __future__ import annotations
 import logging
 import math
 import os
-import random
 import shutil
 import tempfile
 import time
@@ -30,13 +31,13 @@ from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion import i18n
 from companion.engine import Phase
 from companion.events import Start
-from companion.i18n import _
+from companion.games import Games
 from companion.table import Table
-from companion.wiring import Device
-from ui import presenters
+from ui import i18n, presenters
+from ui.controls import Controls
+from ui.i18n import _
 
 _log = logging.getLogger(__name__)
 
@@ -71,29 +72,35 @@ def post(fn: Callable[[], None]) -> None:
 class CompanionApp(App):
     """The companion on the touchscreen.
 
-    ``device`` is the wired adapters (``companion.wiring.build``); if it
-    already holds a table (a resumed game, the demo) the app opens on it,
-    else on the set-up screen. ``autoplay`` is called once a frame (the
-    demo's simulated table) and returns True when it is finished.
+    ``games`` is the core's game lifecycle; if it already holds a table (a
+    resumed game, the demo) the app opens on it, else on the set-up screen.
+    ``seats`` and ``rules`` are what the set-up screen offers first.
+    ``autoplay`` is called once a frame (the demo's simulated table) and
+    returns True when it is finished.
     """
 
     title = "Incan Gold"
 
     def __init__(
         self,
-        device: Device,
+        games: Games,
+        controls: Controls | None = None,
         *,
+        seats: int = 4,
+        rules: str = "incan-gold",
         hidden_tents: bool = False,
         autoplay: Callable[[CompanionApp], bool] | None = None,
         screenshot: Path | None = None,
         **kwargs: Any,
     ) -> None:
         super().__init__(**kwargs)
-        self.device = device
+        self.games = games
+        self.controls = controls if controls is not None else Controls()
+        self.default_seats = seats
+        self.default_rules = rules
         self.hidden_tents = hidden_tents
         self.autoplay = autoplay
         self.screenshot_path = screenshot
-        self.rng = random.Random()
         self.sm: ScreenManager | None = None
         self.picker: Any = None
         self._phase: Phase | None = None
@@ -119,12 +126,12 @@ class CompanionApp(App):
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
         self._make_screens()
-        self.setup_screen.seat_count = self.device.config.seats
-        self.setup_screen.rules = self.device.config.rules
+        self.setup_screen.seat_count = self.default_seats
+        self.setup_screen.rules = self.default_rules
         self.setup_screen.hidden_tents = self.hidden_tents
-        if self.device.table is not None:
-            self.hidden_tents = self.device.hidden_tents(self.device.table.game)
-            self._attach(self.device.table)
+        if self.games.table is not None:
+            self.hidden_tents = self.games.hidden_tents(self.games.table.game)
+            self._attach(self.games.table)
         else:
             self.show_setup()
         Clock.schedule_interval(self._tick, TICK_S)
@@ -151,8 +158,8 @@ class CompanionApp(App):
             self.setup_screen, self.table_screen, self.round_end_screen, self.game_over_screen
         ):
             self.sm.add_widget(screen)
-        self.table_screen.virtual = self.device.virtual is not None
-        self.table_screen.camera = self.device.source is not None
+        self.table_screen.virtual = self.controls.turn_card is not None
+        self.table_screen.camera = self.controls.camera
 
     def choose_language(self, code: str) -> None:
         """The set-up screen's language buttons: every screen in ``code``'s
@@ -168,7 +175,7 @@ class CompanionApp(App):
         except ValueError:
             _log.warning("language %r is not available", code)
             return
-        self.device.remember_language(i18n.language())
+        self.games.remember_language(i18n.language())
         if self.picker is not None:
             self.picker.dismiss()
         try:
@@ -205,7 +212,7 @@ class CompanionApp(App):
 
     @property
     def table(self) -> Table | None:
-        return self.device.table
+        return self.games.table
 
     # --- showing ------------------------------------------------------------------
 
@@ -234,8 +241,8 @@ class CompanionApp(App):
             chosen=c.chosen,
             countdown=c.countdown_left,
             held=table.held,
-            scanner=table.scanner_status,
-            notice=notice.text if notice else "",
+            camera=table.camera,
+            notice=notice.reason if notice else None,
             notice_level=notice.level if notice else "info",
             can_undo=table.can_undo,
         )
@@ -265,11 +272,11 @@ class CompanionApp(App):
         return self.sm is not None and bool(self.sm.current == name)
 
     def show_setup(self) -> None:
-        game = self.device.unfinished()
+        game = self.games.unfinished()
         text = ""
         if game is not None:
             try:
-                text = presenters.resume_text(self.device.store.session(game).state)
+                text = presenters.resume_text(self.games.session(game).state)
             except Exception:
                 _log.exception("reading game %s", game)
         self.setup_screen.resume_text = text
@@ -280,7 +287,7 @@ class CompanionApp(App):
     def start_game(self, names: list[str], rules: str, hidden_tents: bool) -> None:
         self.hidden_tents = hidden_tents
         try:
-            table = self.device.new_game(Start(tuple(names), rules), hidden_tents=hidden_tents)
+            table = self.games.new_game(Start(tuple(names), rules), hidden_tents=hidden_tents)
         except Exception as e:
             _log.exception("new game")
             self.setup_screen.problem = str(e)
@@ -288,16 +295,16 @@ class CompanionApp(App):
         self._attach(table)
 
     def resume_game(self) -> None:
-        game = self.device.unfinished()
+        game = self.games.unfinished()
         if game is None:
             return
         try:
-            table = self.device.resume(game)
+            table = self.games.resume(game)
         except Exception as e:
             _log.exception("resume")
             self.setup_screen.problem = str(e)
             return
-        self.hidden_tents = self.device.hidden_tents(game)
+        self.hidden_tents = self.games.hidden_tents(game)
         self._attach(table)
 
     def tap_path_card(self, pos: int) -> None:
@@ -333,8 +340,8 @@ class CompanionApp(App):
 
     def turn_virtual_card(self) -> None:
         """The virtual table's stand-in for turning a card: a random possible card."""
-        if self.device.turn_virtual_card(self.rng) is None and self.table is not None:
-            self.table.say(_("No card can be turned now."))
+        if self.controls.turn_card is not None:
+            self.controls.turn_card()
 
     def _key_down(self, window: Any, key: int, scancode: int, codepoint: str | None,
                   modifiers: list[str]) -> bool:
@@ -348,7 +355,7 @@ class CompanionApp(App):
         if key in (32, 13) and self.table_screen.virtual and self.on_screen("table"):
             self.turn_virtual_card()
             return True
-        return self.device.key(name)
+        return self.controls.key(name)
 
     # --- time -------------------------------------------------------------------------
 
@@ -357,8 +364,8 @@ class CompanionApp(App):
         if table is None:
             return
         table.tick()
-        if self.autoplay is None:
-            self.device.step_camera()
+        if self.autoplay is None and self.controls.step_camera is not None:
+            self.controls.step_camera()
         left = table.collector.countdown_left
         shown = "" if left is None else str(math.ceil(left))
         if shown != self._countdown_shown:
@@ -394,4 +401,4 @@ class CompanionApp(App):
         return path
 
     def on_stop(self) -> None:
-        self.device.close()
+        self.controls.close()

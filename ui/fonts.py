@@ -4,7 +4,7 @@ Kivy's bundled Roboto has no Japanese, and Kivy's SDL2 text provider has no
 fallback fonts, so every label must use one font that draws Latin with the
 Polish and Spanish letters *and* Japanese. That font comes from Debian
 (``fonts-migmix``, installed by ``scripts/setup.sh``), never from the network;
-see :data:`companion.i18n.FONT_CANDIDATES` for the order tried and why Noto
+see :data:`FONT_CANDIDATES` for the order tried and why Noto
 Sans CJK and Droid Sans Fallback are not enough.
 
 Call :func:`register_fonts` once at app start, after Kivy's options are set
@@ -15,8 +15,86 @@ that keeps the default ``font_name`` (``"Roboto"``) then draws with it.
 from __future__ import annotations
 
 import logging
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
 
-from companion.i18n import FontFiles, language, ui_font
+from ui.i18n import language
+
+FONT_ENV = "INCAN_FONT"
+
+
+@dataclass(frozen=True)
+class FontFiles:
+    """A font that draws every language we have (Latin with Polish and Spanish
+    letters, and Japanese), and the Debian package that installs it."""
+
+    name: str
+    regular: Path
+    bold: Path | None
+    package: str
+
+
+# In order of preference. Noto Sans CJK and Droid Sans Fallback are not here:
+# the first lacks ą, ę and ł, the second every accented Latin letter.
+FONT_CANDIDATES: tuple[FontFiles, ...] = (
+    FontFiles(
+        "MigMix 2P",
+        Path("/usr/share/fonts/truetype/migmix/migmix-2p-regular.ttf"),
+        Path("/usr/share/fonts/truetype/migmix/migmix-2p-bold.ttf"),
+        "fonts-migmix",
+    ),
+    FontFiles(
+        "IPAexGothic",
+        Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf"),
+        None,
+        "fonts-ipaexfont-gothic",
+    ),
+)
+
+
+# Japanese-only fallbacks, used for Japanese when none of the above is
+# installed (their Latin lacks Polish letters, so other languages keep Kivy's
+# Roboto rather than these).
+JAPANESE_FALLBACKS: tuple[FontFiles, ...] = (
+    FontFiles(
+        "Noto Sans CJK JP",
+        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
+        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"),
+        "fonts-noto-cjk",
+    ),
+    FontFiles(
+        "Droid Sans Fallback",
+        Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
+        None,
+        "fonts-droid-fallback",
+    ),
+)
+
+
+def _installed(fonts: Iterable[FontFiles]) -> FontFiles | None:
+    for font in fonts:
+        if font.regular.is_file():
+            bold = font.bold if font.bold is not None and font.bold.is_file() else None
+            return FontFiles(font.name, font.regular, bold, font.package)
+    return None
+
+
+def ui_font(code: str | None = None) -> FontFiles | None:
+    """The installed font for every language (``$INCAN_FONT`` first), or None.
+
+    With none installed, Japanese (``code`` or the language in use) still gets
+    a CJK font if there is one; the others then keep Kivy's own Roboto.
+    """
+    env = os.environ.get(FONT_ENV)
+    if env and Path(env).is_file():
+        return FontFiles(Path(env).stem, Path(env), None, "")
+    font = _installed(FONT_CANDIDATES)
+    if font is None and (code or language()) == "ja":
+        font = _installed(JAPANESE_FALLBACKS)
+    return font
+
 
 _log = logging.getLogger(__name__)
 

@@ -7,7 +7,7 @@ from kivy.properties import StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 
-from companion.i18n import _
+from ui.i18n import _
 from ui.presenters import GameOverView
 from ui.widgets import fitted_font_size
 

@@ -17,10 +17,20 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from companion.cards import CATALOGUE
-from companion.describe import card_name, hazard_name, last_event, names, phase_name, status_name
 from companion.engine import Bust, Phase, Revealed, State, TreasureSplit
-from companion.i18n import _, ngettext
+from companion.notices import CameraStatus, Reason
 from companion.rules import RULE_SETS
+from ui.i18n import _, ngettext
+from ui.words import (
+    camera_text,
+    card_name,
+    hazard_name,
+    last_event,
+    names,
+    notice_text,
+    phase_name,
+    status_name,
+)
 
 __all__ = [
     "HIDDEN",
@@ -213,8 +223,8 @@ def table_view(
     chosen: Collection[int] = (),
     countdown: float | None = None,
     held: str | None = None,
-    scanner: str = "",
-    notice: str = "",
+    camera: CameraStatus | None = None,
+    notice: Reason | None = None,
     notice_level: str = "info",
     can_undo: bool = False,
 ) -> TableView:
@@ -265,13 +275,13 @@ def table_view(
         remove = _("Take one {hazard} card ({card}) out of the game.").format(
             hazard=card_name(state.to_remove), card=state.to_remove
         )
-    status_parts = [scanner] if scanner else []
+    status_parts = [camera_text(camera)] if camera is not None else []
     if held:
         status_parts.append(
             _("Waiting for the reveal: {card}").format(card=card_name(held))
         )
-    if notice:
-        status_parts.append(notice)
+    if notice is not None:
+        status_parts.append(notice_text(notice))
     waiting = [i for i in due if i not in chosen]
     return TableView(
         heading=_("Round {round} of 5").format(round=state.round),
@@ -283,7 +293,7 @@ def table_view(
         remove=remove,
         countdown=str(math.ceil(countdown)) if countdown is not None else "",
         status=" · ".join(status_parts),
-        status_level=notice_level if notice else "info",
+        status_level=notice_level if notice is not None else "info",
         path=tuple(path),
         seats=tuple(seats),
         can_undo=can_undo,

@@ -9,7 +9,7 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.engine import MAX_SEATS, MIN_SEATS
-from companion.i18n import LANGUAGES, _, language
+from ui.i18n import LANGUAGES, _, language
 from ui.presenters import RULE_CHOICES, rules_label, setup_problem
 
 

@@ -18,5 +18,5 @@ command line stays fast):
 * ``vision.stickers``: the printable sticker sheet (PDF).
 * ``vision.render``: the deterministic frame renderer behind the virtual
   table, the tests and ``bench/vision.py``.
-* ``vision.cli``: the ``scan`` and ``stickers`` commands.
+* ``incan_companion.commands.vision``: the ``scan`` and ``stickers`` commands.
 """

@@ -68,7 +68,7 @@ class Read:
     """One QR code read in a frame.
 
     ``card`` is the card id when ``text`` is a sticker payload
-    (CONTRACTS.md §2), else None: a foreign code.  ``corners`` are the
+    (docs/cards-and-stickers.md), else None: a foreign code.  ``corners`` are the
     symbol's four corners in frame pixels; ``decoder`` names the cascade step
     that read it (for the benchmark and for debugging).
     """

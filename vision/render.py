@@ -326,7 +326,7 @@ DEGRADATIONS: tuple[str, ...] = (
     "blur", "motion", "noise", "jpeg", "glare", "tilt", "low_contrast", "dark", "small", "hand",
 )  # fmt: skip
 
-#: Codes a camera may see that are not ours (CONTRACTS.md §2: never a card).
+#: Codes a camera may see that are not ours (docs/cards-and-stickers.md: never a card).
 FOREIGN_PAYLOADS: tuple[str, ...] = (
     "https://example.com/game",
     "IG:T12",

@@ -5,11 +5,14 @@ it waits for the source's next frame, decodes it (``vision.decode``), steps
 the tracker (``vision.tracker``) and calls
 
 * ``on_card(card_id)`` once per placed card,
-* ``on_notice(text)`` with a sentence for the player when a code that is not
-  a card is in view, or two new cards are in view at once,
-* ``on_status(status)`` when the camera status changes: ``"ok"`` or
-  ``"no camera"`` (a source that is reopening, raises, or delivers nothing
-  for ``stall_timeout`` seconds counts as no camera).
+* ``on_notice(reason)`` with a :mod:`companion.notices` reason when a code
+  that is not a card is in view, or two new cards are in view at once,
+* ``on_status(status)`` when the camera status changes: ``CameraStatus.OK``
+  or ``CameraStatus.NO_CAMERA`` (a source that is reopening, raises, or
+  delivers nothing for ``stall_timeout`` seconds counts as no camera).
+
+Those three are a :class:`companion.ports.CardSink`'s methods (the core's
+``Inbox``); the scanner itself fits :class:`companion.ports.CardFeed`.
 
 Callbacks run on the scanner thread; the UI marshals them to its own thread
 (``Clock.schedule_once``).  An exception in a callback is logged and does
@@ -29,8 +32,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from companion.describe import card_name
-from companion.i18n import _
+from companion.notices import CameraStatus
+from companion.notices import NotACard as ForeignCode
+from companion.notices import TwoCardsInView
 from vision.decode import Decoder, FrameReads
 from vision.sources import NO_CAMERA, OK, FrameSource
 from vision.tracker import CardPlaced, Event, NotACard, Tracker, TwoCards
@@ -38,17 +42,11 @@ from vision.tracker import CardPlaced, Event, NotACard, Tracker, TwoCards
 log = logging.getLogger(__name__)
 
 
-def notice_text(event: NotACard | TwoCards) -> str:
-    """The sentence shown to players for a notice event."""
+def notice(event: NotACard | TwoCards) -> ForeignCode | TwoCardsInView:
+    """The core's reason for a tracker notice (the UI words it)."""
     if isinstance(event, NotACard):
-        return _("Not a card: {code}").format(code=_shorten(event.text))
-    names = ", ".join(card_name(c) for c in event.cards)
-    return _("Two cards under the camera ({cards}): take one away.").format(cards=names)
-
-
-def _shorten(text: str, limit: int = 40) -> str:
-    text = "".join(ch if ch.isprintable() else "?" for ch in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+        return ForeignCode(event.text)
+    return TwoCardsInView(event.cards)
 
 
 class Scanner:
@@ -58,8 +56,8 @@ class Scanner:
         self,
         source: FrameSource,
         on_card: Callable[[str], Any],
-        on_notice: Callable[[str], Any] | None = None,
-        on_status: Callable[[str], Any] | None = None,
+        on_notice: Callable[[ForeignCode | TwoCardsInView], Any] | None = None,
+        on_status: Callable[[CameraStatus], Any] | None = None,
         *,
         decoder: Decoder | None = None,
         tracker: Tracker | None = None,
@@ -72,7 +70,7 @@ class Scanner:
         self.decoder = decoder if decoder is not None else Decoder()
         self.tracker = tracker if tracker is not None else Tracker()
         self.stall_timeout = stall_timeout
-        self.status: str | None = None  # last status reported
+        self.status: CameraStatus | None = None  # last status reported
         self.last: FrameReads | None = None  # reads of the last frame processed
         self._seq = 0
         self._stop = threading.Event()
@@ -130,11 +128,11 @@ class Scanner:
         if frame is None:
             stalled = now - self._last_frame_time >= self.stall_timeout
             if source_status != OK or stalled:
-                self._report_status(NO_CAMERA)
+                self._report_status(CameraStatus.NO_CAMERA)
             return []
         self._seq = frame.seq
         self._last_frame_time = now
-        self._report_status(OK)
+        self._report_status(CameraStatus.OK)
         return self.process(frame.image)
 
     def process(self, image: npt.NDArray[np.uint8]) -> list[Event]:
@@ -146,19 +144,52 @@ class Scanner:
             if isinstance(event, CardPlaced):
                 self._call(self.on_card, event.card)
             else:
-                self._call(self.on_notice, notice_text(event))
+                self._call(self.on_notice, notice(event))
         return events
 
-    def _report_status(self, status: str) -> None:
+    def _report_status(self, status: CameraStatus) -> None:
         if status != self.status:
             self.status = status
             self._call(self.on_status, status)
 
     @staticmethod
-    def _call(callback: Callable[[str], Any] | None, arg: str) -> None:
+    def _call(callback: Callable[[Any], Any] | None, arg: object) -> None:
         if callback is None:
             return
         try:
             callback(arg)
         except Exception:
             log.exception("scanner callback failed")
+
+
+class FrameStepper:
+    """The scanner stepped one frame per :meth:`step`, by its caller, with no thread.
+
+    Why not its thread: the demo needs the same frames read in the same order
+    on every run (same seed, same game), and the virtual table renders a
+    frame only when asked. The frames still go through :meth:`Scanner.process`,
+    the path the scanner thread takes.
+    """
+
+    def __init__(
+        self, scanner: Scanner, render: Callable[[], npt.NDArray[np.uint8]] | None = None
+    ) -> None:
+        self.scanner = scanner
+        self.render = render
+        self.frames = 0
+
+    @property
+    def tracker(self) -> Tracker:
+        return self.scanner.tracker
+
+    def step(self) -> list[CardPlaced]:
+        """Render (or take) one frame and run it through the scanner."""
+        if self.render is not None:
+            image = self.render()
+        else:
+            frame = self.scanner.source.latest()
+            if frame is None:
+                return []
+            image = frame.image
+        self.frames += 1
+        return [e for e in self.scanner.process(image) if isinstance(e, CardPlaced)]

@@ -1,6 +1,6 @@
 """The printable sticker sheet: every card's QR with its name in words.
 
-Each sticker holds ``companion.cards.payload(card_id)`` (CONTRACTS.md §2) as
+Each sticker holds ``companion.cards.payload(card_id)`` (docs/cards-and-stickers.md) as
 a version 1 QR symbol at error correction level H (30% of the symbol may be
 lost to a thumb, a scratch or glare), inside a white four-module quiet zone,
 with the card's name in words and its id underneath (two cards can share a
@@ -20,6 +20,8 @@ the decoder read 68% of 18 mm stickers, 85% at 21 mm, 93.5% at 24 mm and
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -50,7 +52,7 @@ def qr_modules(text: str, ec_level: str = "H") -> npt.NDArray[np.bool_]:
 def card_modules(card_id: str) -> npt.NDArray[np.bool_]:
     """The sticker symbol of a card; checks it is version 1 (21x21 modules)."""
     mods = qr_modules(payload(card_id), "H")
-    if mods.shape != (21, 21):  # pragma: no cover - guarded by CONTRACTS.md §2
+    if mods.shape != (21, 21):  # pragma: no cover - guarded by the payload's fixed form
         raise ValueError(f"{card_id}: payload does not fit a version 1 symbol")
     return mods
 
@@ -65,20 +67,25 @@ class NoFontForLanguage(ValueError):
     """The sheet's language needs letters no installed font has."""
 
 
-def _label_fonts(cards: tuple[str, ...]) -> tuple[str, str]:
+@dataclass(frozen=True)
+class LabelFont:
+    """A TrueType font to embed for the card names (regular, and bold if any)."""
+
+    name: str
+    regular: Path
+    bold: Path | None = None
+
+
+def _label_fonts(names: list[str], font: LabelFont | None) -> tuple[str, str]:
     """Regular and bold font names for the names on the stickers.
 
     The PDF's built-in Helvetica has no ą, ę, ł or Japanese, so the
     all-languages TrueType font of the screens is embedded when it is
-    installed; Helvetica is kept only where it can draw the names of ``cards``.
+    given; Helvetica is kept only where it can draw ``names``.
     """
     from reportlab.pdfbase import pdfmetrics  # type: ignore[import-untyped]
     from reportlab.pdfbase.ttfonts import TTFont  # type: ignore[import-untyped]
 
-    from companion.describe import card_name
-    from companion.i18n import language, ui_font
-
-    font = ui_font(language())
     if font is not None and font.regular.suffix.lower() == ".ttf":
         regular = f"incan-{font.name}"
         bold = f"{regular}-bold" if font.bold is not None else regular
@@ -88,8 +95,8 @@ def _label_fonts(cards: tuple[str, ...]) -> tuple[str, str]:
                 pdfmetrics.registerFont(TTFont(bold, str(font.bold)))
         return regular, bold
     try:
-        for card_id in cards:
-            card_name(card_id).encode("cp1252")
+        for name in names:
+            name.encode("cp1252")
     except UnicodeEncodeError:
         raise NoFontForLanguage(
             "the card names in this language need a font with all their letters: "
@@ -107,14 +114,24 @@ def _fitted(text: str, font: str, pt: float, width: float) -> float:
     return pt if wide <= width else max(4.0, pt * width / wide)
 
 
-def write_pdf(out: str | Path, paper: str = "a4", size_mm: float = DEFAULT_SIZE_MM,
-              cards: tuple[str, ...] = ALL_IDS) -> int:
-    """Write the sticker sheet for ``cards`` to ``out``; return the number of pages."""
+def write_pdf(
+    out: str | Path,
+    paper: str = "a4",
+    size_mm: float = DEFAULT_SIZE_MM,
+    cards: tuple[str, ...] = ALL_IDS,
+    *,
+    name: Callable[[str], str] = str,
+    font: LabelFont | None = None,
+) -> int:
+    """Write the sticker sheet for ``cards`` to ``out``; return the number of pages.
+
+    ``name`` gives each card's name in words for its label (the UI's words,
+    in the table's language; the id alone by default), and ``font`` the
+    TrueType font that draws them.
+    """
     from reportlab.lib.pagesizes import A4, LETTER  # type: ignore[import-untyped]
     from reportlab.lib.units import mm  # type: ignore[import-untyped]
     from reportlab.pdfgen import canvas  # type: ignore[import-untyped]
-
-    from companion.describe import card_name
 
     if paper not in PAPERS:
         raise ValueError(f"paper must be one of {', '.join(PAPERS)}")
@@ -131,7 +148,8 @@ def write_pdf(out: str | Path, paper: str = "a4", size_mm: float = DEFAULT_SIZE_
     name_pt = max(6.0, min(12.0, size_mm * 0.36))
     id_pt = name_pt * 0.75
 
-    regular, bold = _label_fonts(cards)
+    names = {card_id: name(card_id) for card_id in cards}
+    regular, bold = _label_fonts(list(names.values()), font)
     pdf = canvas.Canvas(str(out), pagesize=(page_w, page_h))
     pdf.setTitle("Incan Gold card stickers")
     pdf.setAuthor("incan-companion")
@@ -170,9 +188,9 @@ def write_pdf(out: str | Path, paper: str = "a4", size_mm: float = DEFAULT_SIZE_
         pdf.drawPath(path, stroke=0, fill=1)
         # name in words and id
         text_top = top - label_w
-        name = card_name(card_id)
-        pdf.setFont(bold, _fitted(name, bold, name_pt, label_w - 2 * mm))
-        pdf.drawCentredString(x + label_w / 2, text_top - name_pt * 0.9, name)
+        said = names[card_id]
+        pdf.setFont(bold, _fitted(said, bold, name_pt, label_w - 2 * mm))
+        pdf.drawCentredString(x + label_w / 2, text_top - name_pt * 0.9, said)
         pdf.setFont(regular, id_pt)
         pdf.setFillColorRGB(0.3, 0.3, 0.3)
         pdf.drawCentredString(x + label_w / 2, text_top - name_pt * 0.9 - id_pt * 1.3, card_id)

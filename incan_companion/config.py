@@ -35,40 +35,18 @@ from pathlib import Path
 from typing import Any
 
 from companion.engine import MAX_SEATS, MIN_SEATS
+from companion.choices import DEFAULT_COUNTDOWN
 from companion.rules import DEFAULT_RULES, RULE_SETS
+from hardware.pins import DEFAULT_PINS, USABLE_GPIO, SeatPins, clash
 
 CONFIG_ENV = "INCAN_CONFIG"
 DATA_ENV = "INCAN_DATA"
 CAMERA_SOURCES = ("auto", "picamera", "v4l2", "virtual", "none")
 LANGUAGE_CODES = ("", "en", "pl", "es", "ja")
-# GPIO pins of the 40-pin header a seat may use: BCM 2..27. 0/1 are the HAT
-# EEPROM bus; 14/15 (the serial console) are left free by the default map.
-USABLE_GPIO = range(2, 28)
 
 
 class ConfigError(ValueError):
     """The config file cannot be used; the message names the file and key."""
-
-
-@dataclass(frozen=True)
-class SeatPins:
-    torch: int
-    camp: int
-    led: int
-
-
-# Buttons from GPIO to GND (internal pull-up); LEDs through 330 ohm to GND.
-# Each seat's three wires sit close together on the header (deploy/WIRING.md).
-DEFAULT_PINS: tuple[SeatPins, ...] = (
-    SeatPins(2, 3, 4),
-    SeatPins(17, 27, 22),
-    SeatPins(10, 9, 11),
-    SeatPins(5, 6, 13),
-    SeatPins(19, 26, 16),
-    SeatPins(23, 24, 25),
-    SeatPins(8, 7, 12),
-    SeatPins(20, 21, 18),
-)
 
 
 def default_config_path() -> Path:
@@ -101,7 +79,7 @@ class Config:
     rules: str = DEFAULT_RULES
     language: str = ""
     hidden_tents: bool = False
-    countdown: float = 2.0
+    countdown: float = DEFAULT_COUNTDOWN
     debounce_ms: int = 30
     camera: CameraConfig = field(default_factory=CameraConfig)
     pins: tuple[SeatPins, ...] = DEFAULT_PINS
@@ -172,7 +150,7 @@ def parse(text: str, where: str = "config") -> Config:
         rules=r.choice("game", "rules", DEFAULT_RULES, tuple(RULE_SETS)),
         language=r.choice("game", "language", "", LANGUAGE_CODES),
         hidden_tents=r.boolean("game", "hidden_tents", False),
-        countdown=r.number("game", "countdown", 2.0, 0.0, 30.0),
+        countdown=r.number("game", "countdown", DEFAULT_COUNTDOWN, 0.0, 30.0),
         debounce_ms=r.integer("buttons", "debounce_ms", 30, 1, 500),
         camera=CameraConfig(
             source=r.choice("camera", "source", "auto", CAMERA_SOURCES),
@@ -211,14 +189,10 @@ def _pins(r: _Reader) -> tuple[SeatPins, ...]:
         if bad:
             raise r.fail(f"[pins] {key}", f"GPIO {bad[0]} is not on the header (BCM 2 to 27)")
         pins[n - 1] = SeatPins(*value)
-    used: dict[int, str] = {}
-    for n, seat in enumerate(pins, start=1):
-        for part, pin in (("torch", seat.torch), ("camp", seat.camp), ("led", seat.led)):
-            if pin in used:
-                raise r.fail(
-                    f"[pins] seat{n}", f"GPIO {pin} ({part}) is already used by {used[pin]}"
-                )
-            used[pin] = f"seat{n} {part}"
+    twice = clash(pins)
+    if twice is not None:
+        n, gpio, part, earlier = twice
+        raise r.fail(f"[pins] seat{n}", f"GPIO {gpio} ({part}) is already used by {earlier}")
     return tuple(pins)
 
 

@@ -9,7 +9,7 @@ MockFactory and presses every button once itself (with contact bounce), which
 shows what the check looks like on a machine without GPIO. Without ``--mock``
 on such a machine it says so in one line and exits 2.
 
-gpiozero is imported only inside the command: ``companion.cli`` imports this
+gpiozero is imported only inside the command: ``incan_companion.cli`` imports this
 module to build its parser, and the command line must start fast.
 """
 
@@ -76,8 +76,8 @@ def register(sub: Any) -> None:
 
 def _configured() -> tuple[Sequence[Any], float]:
     """The pin map and debounce window of the config file (defaults when there is none)."""
-    from companion.cli import BadInput
-    from companion.config import ConfigError, load
+    from incan_companion.errors import BadInput
+    from incan_companion.config import ConfigError, load
 
     try:
         config = load()
@@ -87,7 +87,7 @@ def _configured() -> tuple[Sequence[Any], float]:
 
 
 def cmd_buttons(args: argparse.Namespace) -> int:
-    from companion.cli import BadInput
+    from incan_companion.errors import BadInput
 
     pins, debounce_s = _configured()
     pins = list(pins)[: args.seats]

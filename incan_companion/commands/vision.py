@@ -1,6 +1,6 @@
-"""``incan-companion scan`` and ``incan-companion stickers`` (CONTRACTS.md §5).
+"""``incan-companion scan`` and ``incan-companion stickers`` (docs/command-line.md).
 
-Imported by ``companion.cli`` at every start-up, so this module imports
+Imported by ``incan_companion.cli`` at every start-up, so this module imports
 nothing heavy at module level: OpenCV, numpy, zxing-cpp, pyzbar and
 reportlab are imported inside the command that needs them.
 """
@@ -18,14 +18,14 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("images", metavar="IMAGE", nargs="+", help="image files (PNG, JPEG, ...)")
     p.add_argument("--json", action="store_true",
                    help='one object a line: {"file": ..., "card": "T11A" or null, "ms": ...}')
-    p.set_defaults(func=cmd_scan)
+    p.set_defaults(func=cmd_scan, words=True)
 
     p = sub.add_parser("stickers", help="a printable PDF of every card's sticker")
     p.add_argument("--out", required=True, metavar="FILE.pdf", help="the PDF to write")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (a4)")
     p.add_argument("--size", type=_size_mm, default=None, metavar="MM",
                    help="side of the printed QR symbol in millimetres (default 25)")
-    p.set_defaults(func=cmd_stickers)
+    p.set_defaults(func=cmd_stickers, words=True)
 
 
 def _size_mm(text: str) -> float:
@@ -44,7 +44,7 @@ def _size_mm(text: str) -> float:
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """Decode every image; bad or missing files are bad input (exit 2, nothing printed)."""
-    from companion.cli import BadInput
+    from incan_companion.errors import BadInput
     from vision.decode import Decoder
     from vision.sources import load_image
 
@@ -68,8 +68,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: float) -> str:
-    from companion.describe import card_name
-    from companion.i18n import _
+    from ui.words import card_name
+    from ui.i18n import _
 
     said = ", ".join(f"{c} ({card_name(c)})" for c in cards) if cards else _("no card")
     if foreign:
@@ -79,13 +79,18 @@ def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: f
 
 def cmd_stickers(args: argparse.Namespace) -> int:
     """Write the sticker sheet PDF."""
-    from companion.cli import BadInput
-    from vision.stickers import DEFAULT_SIZE_MM, write_pdf
+    from incan_companion.errors import BadInput
+    from ui.fonts import ui_font
+    from ui.words import card_name
+    from vision.stickers import DEFAULT_SIZE_MM, LabelFont, write_pdf
 
     out = Path(args.out)
+    found = ui_font()
+    font = LabelFont(found.name, found.regular, found.bold) if found is not None else None
     try:
         pages = write_pdf(out, paper=args.paper,
-                          size_mm=args.size if args.size is not None else DEFAULT_SIZE_MM)
+                          size_mm=args.size if args.size is not None else DEFAULT_SIZE_MM,
+                          name=card_name, font=font)
     except OSError as e:
         raise BadInput(f"{out}: {e.strerror or e}") from None
     except ValueError as e:  # a size or paper out of range, or no font for the language

@@ -1,6 +1,6 @@
 """``incan-companion run`` (the app, also with no command) and ``incan-companion demo``.
 
-No Kivy, OpenCV or gpiozero at module level: ``companion.cli`` imports this
+No Kivy, OpenCV or gpiozero at module level: ``incan_companion.cli`` imports this
 module to build its parser, and ``incan-companion --help`` must stay fast.
 Kivy is configured (``KIVY_NO_ARGS`` and the window) before it is imported.
 """
@@ -16,7 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
-from companion.cli import EXIT_FAILURE, EXIT_OK, BadInput
+from incan_companion.compose import CAMERA_CHOICES
+from incan_companion.errors import EXIT_FAILURE, EXIT_OK, BadInput
 
 __all__ = ["cmd_demo", "cmd_run", "register"]
 
@@ -36,7 +37,7 @@ def register(sub: Any) -> None:
                         help="an 800x480 window (default)")
     p.add_argument("--buttons", choices=("auto", "gpio", "keyboard"), default="auto",
                    help="seat buttons: the Pi's GPIO when present (auto), or the keyboard")
-    p.add_argument("--camera", choices=("config", "virtual", "none"), default="config",
+    p.add_argument("--camera", choices=CAMERA_CHOICES, default="config",
                    help="card camera: as configured (virtual table when none is found), "
                    "the virtual table, or none (cards entered by tapping)")
     p.add_argument("--screenshot", metavar="PNG", help="save the screen when quitting")
@@ -60,32 +61,41 @@ def register(sub: Any) -> None:
                    help="data file; an unfinished game in it is resumed (default: a temp file)")
     p.add_argument("--screenshot", metavar="PNG", help="save the last screen as a PNG")
     p.add_argument("--json", action="store_true",
-                   help="print the final state (CONTRACTS.md section 4) as the last line")
-    p.set_defaults(func=cmd_demo)
+                   help="print the final state (docs/state-json.md) as the last line")
+    p.set_defaults(func=cmd_demo, words=True)
 
 
-def _language(code: str) -> None:
-    from companion.i18n import set_language, system_language
+def _use_language(*choices: str | None) -> None:
+    """The first of ``choices`` that names a language we have, else the system's.
 
-    try:
-        set_language(code or system_language())
-    except ValueError:
-        logging.getLogger(__name__).warning("language %r is not available", code)
+    The language is chosen here, once per start, and every screen words
+    what it shows in it (the set-up screen's buttons change it later).
+    """
+    from ui import i18n
+
+    for code in choices:
+        if not code:
+            continue
+        try:
+            i18n.set_language(code)
+            return
+        except ValueError:
+            logging.getLogger(__name__).warning("language %r is not available", code)
+    i18n.set_language("")
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from companion.config import ConfigError, load
+    from incan_companion.config import ConfigError, load
 
     try:
         config = load(Path(args.config).expanduser() if args.config else None)
     except ConfigError as e:
         raise BadInput(str(e)) from None
-    _language(config.language)
     from ui.kivy_setup import configure
 
     configure(fullscreen=args.fullscreen)
-    from companion.store import StoreError
-    from companion.wiring import build
+    from incan_companion.compose import build
+    from incan_companion.store import StoreError
     from ui.app import CompanionApp, post
 
     data = Path(args.data).expanduser() if args.data else None
@@ -94,7 +104,10 @@ def cmd_run(args: argparse.Namespace) -> int:
                        data_file=data)
     except StoreError as e:
         raise BadInput(str(e)) from None
-    app = CompanionApp(device, hidden_tents=config.hidden_tents,
+    # The set-up screen's last choice outranks the config's language.
+    _use_language(device.games.chosen_language(), config.language)
+    app = CompanionApp(device.games, device.controls(), seats=config.seats, rules=config.rules,
+                       hidden_tents=config.hidden_tents,
                        screenshot=Path(args.screenshot) if args.screenshot else None)
     if args.quit_after is not None:
         from kivy.clock import Clock
@@ -142,7 +155,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         data = Path(args.data).expanduser()
     else:
         data = Path(tempfile.mkdtemp(prefix="incan-demo-")) / "games.sqlite"
-    from companion.store import Store, StoreError
+    from incan_companion.store import Store, StoreError
 
     try:  # a foreign or damaged file is the user's mistake here: never set it aside
         Store(data).close()
@@ -152,27 +165,28 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from ui.kivy_setup import configure
 
     configure(quiet=True, fast=True)
-    from companion.config import Config
     from companion.events import Start
     from companion.simulate import SEAT_NAMES, VirtualClock
-    from companion.wiring import build
+    from incan_companion.autoplay import Autoplay
+    from incan_companion.compose import build
+    from incan_companion.config import Config
     from ui.app import CompanionApp, post
-    from ui.autoplay import Autoplay
 
     clock = VirtualClock()
     config = Config(seats=args.seats, rules=args.rules, countdown=1.0, data_file=data)
     device = build(config, post=post, clock=clock, seat_input="mock", camera="virtual",
                    data_file=data, set_aside=False, seed=args.seed, threaded=False)
-    game = device.unfinished()
+    game = device.games.unfinished()
     if game is not None:
-        table = device.resume(game)
+        table = device.games.resume(game)
         print(f"demo: resuming game {game} of {data} (round {table.state.round})",
               file=sys.stderr)
     else:
-        table = device.new_game(Start(SEAT_NAMES[: args.seats], args.rules))
+        table = device.games.new_game(Start(SEAT_NAMES[: args.seats], args.rules))
         game = table.game
     autoplay = Autoplay(device, clock, args.seed)
-    app = CompanionApp(device, autoplay=autoplay,
+    app = CompanionApp(device.games, device.controls(), seats=args.seats, rules=args.rules,
+                       autoplay=autoplay,
                        screenshot=Path(args.screenshot) if args.screenshot else None)
     t0 = time.perf_counter()
     app.run()

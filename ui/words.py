@@ -1,7 +1,10 @@
-"""The game in plain words: card names, what the last event did, a state table.
+"""The game in plain words: the one place where the core's values become sentences.
 
-Shared by the command line and the touchscreen presenters, so both say the
-same thing the same way.
+Card names, what the last event did, a state table for the terminal, and
+every :mod:`companion.notices` reason and camera status. Shared by the
+command line and the touchscreen presenters, so both say the same thing the
+same way, in the language :mod:`ui.i18n` has in use. No Kivy import: the
+command line uses this module.
 """
 
 from __future__ import annotations
@@ -16,8 +19,28 @@ from companion.engine import (
     State,
     Status,
     TreasureSplit,
+    Unplayable,
 )
-from companion.i18n import _, ngettext, pgettext
+from companion.notices import (
+    CameraMissed,
+    CameraStatus,
+    CannotCome,
+    CardHeld,
+    DataFileSetAside,
+    Failed,
+    GameIsOver,
+    HeldDropped,
+    HeldReturned,
+    NoCardToTurn,
+    NoGpio,
+    NotACard,
+    NothingToUndo,
+    Reason,
+    Step,
+    StepRefused,
+    TwoCardsInView,
+)
+from ui.i18n import _, ngettext, pgettext
 
 
 def hazard_name(kind: str) -> str:
@@ -167,3 +190,96 @@ def phase_name(phase: Phase) -> str:
         Phase.ROUND_OVER: _("round over"),
         Phase.GAME_OVER: _("game over"),
     }[phase]
+
+
+# --- notices and the camera's status ------------------------------------------------
+
+
+def notice_text(reason: Reason) -> str:
+    """A notice's reason as the sentence the status line shows."""
+    match reason:
+        case NotACard(text):
+            return _("Not a card: {text}").format(text=_shorten(text))
+        case TwoCardsInView(cards):
+            return _("Two cards under the camera ({cards}): take one away.").format(
+                cards=", ".join(card_name(c) for c in cards)
+            )
+        case GameIsOver(card):
+            return _("The game is over; {card} is not needed.").format(card=card_name(card))
+        case CannotCome(card, why):
+            return _why_not(card, why)
+        case CardHeld(card):
+            return _("{card} waits until the choices are revealed.").format(
+                card=card_name(card).capitalize()
+            )
+        case HeldReturned(card):
+            return _("Nobody is left in the temple: shuffle {card} back in.").format(
+                card=card_name(card)
+            )
+        case HeldDropped(card):
+            return _("{card} is no longer waiting.").format(card=card_name(card).capitalize())
+        case NothingToUndo():
+            return _("Nothing to undo.")
+        case StepRefused(rule, detail):
+            if rule == "NothingToUndo":
+                return _("Nothing to undo.")
+            return detail  # the log reader's own text: a bug's trace, not a table's event
+        case Failed(step, error):
+            return _FAILED[step]().format(error=_shorten(error, 160))
+        case NoGpio(detail):
+            if detail:
+                return _("No seat buttons: {reason}").format(reason=detail)
+            return _("No GPIO here: the keyboard stands in for the buttons.")
+        case DataFileSetAside(problem, aside):
+            return _("{problem}. It was set aside as {name}; a new data file was started.").format(
+                problem=problem, name=aside
+            )
+        case CameraMissed(card):
+            return _("The camera missed {card}: entered by hand.").format(card=card)
+        case NoCardToTurn():
+            return _("No card can be turned now.")
+    raise AssertionError(f"no words for {reason!r}")  # the words test covers every reason
+
+
+# Called, not looked up at import: the words must be in the language in use.
+_FAILED = {
+    Step.PRESS: lambda: _("A button press failed: {error}"),
+    Step.REVEAL: lambda: _("The reveal failed: {error}"),
+    Step.CHECK: lambda: _("That step could not be checked: {error}"),
+    Step.SAVE: lambda: _("Could not save the game, the step was not taken: {error}"),
+    Step.INPUT: lambda: _("Input failed: {error}"),
+    Step.SEAT_LIGHTS: lambda: _("Seat lights failed: {error}"),
+    Step.SEAT_BUTTONS: lambda: _("Seat buttons failed: {error}"),
+    Step.CAMERA: lambda: _("Camera failed: {error}"),
+    Step.SCANNER: lambda: _("Scanner failed: {error}"),
+}
+
+
+def _why_not(card: str, why: Unplayable) -> str:
+    """Why ``card`` cannot be the next draw, for a person at the table."""
+    named = f"{card_name(card).capitalize()} ({card})"
+    if why is Unplayable.ON_PATH:
+        return _("{card} is already on the path.").format(card=named)
+    if why is Unplayable.TAKEN_OUT:
+        return _("{card} was taken out of the game.").format(card=named)
+    if why in (Unplayable.LOST, Unplayable.CARRIED):
+        return _("{card} has left the game.").format(card=named)
+    if why is Unplayable.NO_ARTIFACTS:
+        return _("{card} is not played with these rules.").format(card=named)
+    return _("{card} cannot come now.").format(card=named)
+
+
+def _shorten(text: str, limit: int = 40) -> str:
+    """Anything a camera or a device said, printable and short enough for one line."""
+    text = "".join(ch if ch.isprintable() else "?" for ch in text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def camera_text(status: CameraStatus) -> str:
+    """The camera's status for the status line."""
+    return {
+        CameraStatus.VIRTUAL: _("virtual table: tap Turn a card"),
+        CameraStatus.OK: _("camera ok"),
+        CameraStatus.NO_CAMERA: _("no camera: enter cards by tapping"),
+        CameraStatus.STARTING: _("camera starting…"),
+    }[status]

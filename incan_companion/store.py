@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import ParamSpec, TypeVar
 
 from companion.events import BadEvent, Event, Start, from_line, to_line
+from companion.notices import DataFileSetAside
 from companion.session import LogError, Session
 
 APPLICATION_ID = 0x49474331  # "IGC1": marks the file as ours in the SQLite header
@@ -90,6 +91,8 @@ class GameInfo:
 
 
 class Store:
+    """The SQLite data file: fits :class:`companion.ports.EventStore`."""
+
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
@@ -254,12 +257,12 @@ class Store:
         return None
 
 
-def open_or_set_aside(path: str | Path) -> tuple[Store, str | None]:
+def open_or_set_aside(path: str | Path) -> tuple[Store, DataFileSetAside | None]:
     """The data file for the app, ready to write.
 
     A damaged or foreign file is never written to: it is renamed beside
     itself (``games.sqlite.bad-20261122-101500``) and a new file is started;
-    the second value says so, for the screen. Errors the file cannot be
+    the second value says so (a notice for the screen). Errors the file cannot be
     blamed for (a read-only disk) still raise StoreError.
     """
     path = Path(path)
@@ -271,7 +274,7 @@ def open_or_set_aside(path: str | Path) -> tuple[Store, str | None]:
             extra = Path(f"{path}{suffix}")
             if extra.exists():
                 extra.rename(Path(f"{aside}{suffix}"))
-        return Store(path), f"{e}. It was set aside as {aside.name}; a new data file was started."
+        return Store(path), DataFileSetAside(str(e), aside.name)
 
 
 def _free_name(wanted: Path) -> Path:

@@ -10,7 +10,7 @@ compiles them to ``.mo`` (``scripts/build-translations.sh``). When a ``.mo`` is
 missing or older than its ``.po`` (an install that skipped that step, or a
 catalogue edited since), the ``.po`` is compiled in memory instead, so the
 table never shows English by accident. Maintenance commands (extract, update,
-check) live in :mod:`companion.i18n_tools`.
+check) live in :mod:`ui.i18n_tools`.
 
     set_language("pl")   # "" = the system's language
     ngettext("{n} seat", "{n} seats", 5).format(n=5)   # -> "5 graczy"
@@ -108,23 +108,6 @@ def on_change(listener: Callable[[str], None]) -> Callable[[], None]:
     choice): a screen rebuilds its texts then. Returns a function that stops it."""
     _listeners.append(listener)
     return lambda: _listeners.remove(listener) if listener in _listeners else None
-
-
-def set_configured_language() -> str:
-    """The language of the config file (``[game] language``), else the system's.
-
-    For the command line: a config file that cannot be read is not this
-    function's business (the command that needs it reports it), so it then
-    falls back to the system locale.
-    """
-    configured = ""
-    try:
-        from companion.config import load
-
-        configured = load().language
-    except ValueError:  # ConfigError
-        pass
-    return set_language(configured)
 
 
 def language() -> str:
@@ -371,80 +354,3 @@ def compile_catalogues(locale_dir: Path = LOCALE_DIR) -> list[Path]:
         tmp.replace(mo)
         written.append(mo)
     return written
-
-
-# --- the font -------------------------------------------------------------------
-
-
-FONT_ENV = "INCAN_FONT"
-
-
-@dataclass(frozen=True)
-class FontFiles:
-    """A font that draws every language we have (Latin with Polish and Spanish
-    letters, and Japanese), and the Debian package that installs it."""
-
-    name: str
-    regular: Path
-    bold: Path | None
-    package: str
-
-
-# In order of preference. Noto Sans CJK and Droid Sans Fallback are not here:
-# the first lacks ą, ę and ł, the second every accented Latin letter.
-FONT_CANDIDATES: tuple[FontFiles, ...] = (
-    FontFiles(
-        "MigMix 2P",
-        Path("/usr/share/fonts/truetype/migmix/migmix-2p-regular.ttf"),
-        Path("/usr/share/fonts/truetype/migmix/migmix-2p-bold.ttf"),
-        "fonts-migmix",
-    ),
-    FontFiles(
-        "IPAexGothic",
-        Path("/usr/share/fonts/opentype/ipaexfont-gothic/ipaexg.ttf"),
-        None,
-        "fonts-ipaexfont-gothic",
-    ),
-)
-
-
-# Japanese-only fallbacks, used for Japanese when none of the above is
-# installed (their Latin lacks Polish letters, so other languages keep Kivy's
-# Roboto rather than these).
-JAPANESE_FALLBACKS: tuple[FontFiles, ...] = (
-    FontFiles(
-        "Noto Sans CJK JP",
-        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc"),
-        Path("/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc"),
-        "fonts-noto-cjk",
-    ),
-    FontFiles(
-        "Droid Sans Fallback",
-        Path("/usr/share/fonts/truetype/droid/DroidSansFallbackFull.ttf"),
-        None,
-        "fonts-droid-fallback",
-    ),
-)
-
-
-def _installed(fonts: Iterable[FontFiles]) -> FontFiles | None:
-    for font in fonts:
-        if font.regular.is_file():
-            bold = font.bold if font.bold is not None and font.bold.is_file() else None
-            return FontFiles(font.name, font.regular, bold, font.package)
-    return None
-
-
-def ui_font(code: str | None = None) -> FontFiles | None:
-    """The installed font for every language (``$INCAN_FONT`` first), or None.
-
-    With none installed, Japanese (``code`` or the language in use) still gets
-    a CJK font if there is one; the others then keep Kivy's own Roboto.
-    """
-    env = os.environ.get(FONT_ENV)
-    if env and Path(env).is_file():
-        return FontFiles(Path(env).stem, Path(env), None, "")
-    font = _installed(FONT_CANDIDATES)
-    if font is None and (code or _language) == "ja":
-        font = _installed(JAPANESE_FALLBACKS)
-    return font

@@ -5,8 +5,8 @@ per Kivy frame, so the screens redraw between steps exactly as in a game.
 Nothing here decides anything the rules decide: cards go onto the
 :class:`~vision.sources.VirtualTable`, are rendered, read by the real decoder
 and tracker (``Device.step_camera``) and reach the table as scans; choices
-are presses of the seats' mock pins, which the real ``SeatPanel`` debounces
-and reports.
+are presses of the seats' mock pins (:class:`hardware.fake.MockSeats`), which
+the real ``SeatPanel`` debounces and reports.
 
 Why it is repeatable: the cards and the choices come only from
 ``random.Random(seed)`` and are drawn once per turn; time is a
@@ -25,9 +25,9 @@ from typing import Any
 
 from companion.choices import Choice
 from companion.engine import Phase
-from companion.i18n import _
+from companion.notices import CameraMissed
 from companion.simulate import VirtualClock, choose_camp, next_card
-from companion.wiring import Device
+from incan_companion.compose import Device
 
 _log = logging.getLogger(__name__)
 
@@ -78,7 +78,7 @@ class Autoplay:
         if self._app is None:
             self._app = app
             app.on_refresh.append(self._refreshed)
-        table = self.device.table
+        table = self.device.games.table
         if table is None:
             return True
         self.clock.advance(STEP_S)
@@ -108,7 +108,7 @@ class Autoplay:
     # --- choices ---------------------------------------------------------------
 
     def _choose(self) -> None:
-        table = self.device.table
+        table = self.device.games.table
         assert table is not None
         state = table.state
         key = (state.round, len(state.path), state.due)
@@ -126,25 +126,22 @@ class Autoplay:
 
     def _press(self, seat: int, choice: Choice) -> None:
         """A seat presses its button: the mock pin goes low, then high again."""
-        factory = self.device.pin_factory
-        if factory is None or self.device.panel is None:
+        mock = self.device.seats.mock
+        if mock is None:
             # No panel (should not happen in the demo): press through the table.
-            assert self.device.table is not None
-            self.device.table.press(seat, choice)
+            assert self.device.games.table is not None
+            self.device.games.table.press(seat, choice)
             return
-        pins = self.device.config.pins[seat]
-        pin = factory.pin(pins.torch if choice is Choice.TORCH else pins.camp)
-        pin.drive_low()
-        self.clock.advance(0.08)  # a human press lasts a while
-        pin.drive_high()
+        # A human press lasts a while.
+        mock.press(seat, choice, hold=lambda: self.clock.advance(0.08))
 
     # --- cards ------------------------------------------------------------------
 
     def _turn_card(self) -> None:
-        table = self.device.table
+        table = self.device.games.table
         assert table is not None
-        virtual = self.device.virtual
-        stepper = self.device.stepper
+        virtual = self.device.camera.virtual
+        stepper = self.device.camera.stepper
         cid = next_card(table.state, self.rng)
         if virtual is None or stepper is None:
             self._enter(cid)
@@ -159,14 +156,14 @@ class Autoplay:
         self._place(cid)
 
     def _place(self, cid: str) -> None:
-        assert self.device.virtual is not None
-        self.device.virtual.place(cid)
+        assert self.device.camera.virtual is not None
+        self.device.camera.virtual.place(cid)
         self._placing = cid
         self._frames = 0
         self._first_frame_at = 0.0
 
     def _scan_frame(self) -> None:
-        stepper = self.device.stepper
+        stepper = self.device.camera.stepper
         assert stepper is not None
         if self._clearing:
             stepper.step()
@@ -180,7 +177,7 @@ class Autoplay:
         seen = self.device.step_camera()
         cid = self._placing
         assert cid is not None
-        if any(s.card == cid for s in seen):
+        if cid in seen:
             self._placing = None
             self.figures.frames_per_card.append(self._frames)
             self._waiting_shown = (cid, self._path_len_after())
@@ -192,23 +189,24 @@ class Autoplay:
             self._enter(cid)
 
     def _enter(self, cid: str) -> None:
-        table = self.device.table
+        table = self.device.games.table
         assert table is not None
-        table.say(_("The camera missed {card}: entered by hand.").format(card=cid), "warning")
+        table.say(CameraMissed(cid), "warning")
         table.enter_card(cid)
 
     def _path_len_after(self) -> int:
-        table = self.device.table
+        table = self.device.games.table
         assert table is not None
         state = table.state
         return 1 if state.phase is Phase.ROUND_OVER else len(state.path) + 1
 
     def _refreshed(self, app: Any) -> None:
         """The app showed a new view: if it holds the scanned card, time it."""
-        if self._waiting_shown is None or self.device.table is None:
+        table = self.device.games.table
+        if self._waiting_shown is None or table is None:
             return
         cid, n = self._waiting_shown
-        path = self.device.table.state.path
+        path = table.state.path
         if len(path) >= n and path[n - 1].card == cid:
             self._waiting_shown = None
             # The view is set; it is on the glass when the next frame has drawn.

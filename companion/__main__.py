@@ -1,5 +1,0 @@
-import sys
-
-from companion.cli import main
-
-sys.exit(main())

@@ -1,0 +1,159 @@
+"""The game lifecycle: which game the table plays, and what it keeps beside it.
+
+:class:`Games` starts a new game or resumes a stored one, finds the
+unfinished game to offer at start-up, keeps the per-game options (hidden
+tents) and the device's remembered settings (the chosen language), and
+lights the seat LEDs from the current turn. It is the one object the
+touchscreen app talks to about games; the composition root builds it with
+the real store and seat lights, the tests with fakes.
+
+>>> from companion.events import Start
+>>> from companion.memory import MemoryStore
+>>> games = Games(MemoryStore())
+>>> table = games.new_game(Start(("Ana", "Bo", "Cy")), hidden_tents=True)
+>>> games.table is table, games.hidden_tents(table.game), games.unfinished()
+(True, True, 1)
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Iterable
+
+from companion.choices import DEFAULT_COUNTDOWN
+from companion.events import Start
+from companion.notices import CameraStatus, Failed, Level, Reason, Step
+from companion.ports import Clock, EventStore, SeatLights
+from companion.session import Session
+from companion.table import Table
+
+__all__ = ["HIDDEN_TENTS", "LANGUAGE", "Games"]
+
+_log = logging.getLogger(__name__)
+
+HIDDEN_TENTS = "hidden_tents"  # a per-game option kept in the data file
+LANGUAGE = "language"  # the set-up screen's choice, kept in the data file
+
+
+class Games:
+    """The current :class:`~companion.table.Table` and the games behind it.
+
+    ``lights`` are the seat LEDs (None: there are none). ``startup`` are
+    notices from building the device (a missing camera, no GPIO) that every
+    game's status line shows first.
+    """
+
+    def __init__(
+        self,
+        store: EventStore,
+        *,
+        countdown: float = DEFAULT_COUNTDOWN,
+        clock: Clock = time.monotonic,
+        hidden_tents: bool = False,
+        lights: SeatLights | None = None,
+        camera: CameraStatus = CameraStatus.NO_CAMERA,
+        startup: Iterable[tuple[Reason, Level]] = (),
+    ) -> None:
+        self.store = store
+        self.countdown = countdown
+        self.clock = clock
+        self.hidden_tents_default = hidden_tents
+        self.lights = lights
+        self.camera = camera
+        self.startup = tuple(startup)
+        self.table: Table | None = None
+        self._unlisten: Callable[[], None] | None = None
+
+    # --- games -------------------------------------------------------------------
+
+    def new_game(self, start: Start, *, hidden_tents: bool | None = None) -> Table:
+        """Start a new game in the store and make it the table's game.
+
+        Raises :class:`~companion.engine.RuleError` for a start the rules
+        refuse (nothing is stored then).
+        """
+        table = Table.new(self.store, start, countdown=self.countdown, clock=self.clock)
+        hidden = self.hidden_tents_default if hidden_tents is None else hidden_tents
+        self.store.set_option(table.game, HIDDEN_TENTS, "1" if hidden else "0")
+        self._use(table)
+        return table
+
+    def resume(self, game: int) -> Table:
+        """Continue a stored game (raises what the store raises for a bad one)."""
+        table = Table.resume(self.store, game, countdown=self.countdown, clock=self.clock)
+        self._use(table)
+        return table
+
+    def unfinished(self) -> int | None:
+        """The latest game not yet over, to offer at start-up (None on any failure)."""
+        try:
+            return self.store.unfinished()
+        except Exception:
+            _log.exception("looking for an unfinished game")
+            return None
+
+    def session(self, game: int) -> Session:
+        return self.store.session(game)
+
+    def hidden_tents(self, game: int) -> bool:
+        """Whether the table chose hidden tents for ``game`` (the default for a
+        game stored before the option was kept)."""
+        try:
+            said = self.store.option(game, HIDDEN_TENTS)
+        except Exception:
+            _log.exception("reading the game's options")
+            said = None
+        return self.hidden_tents_default if said is None else said == "1"
+
+    # --- the device's remembered settings -----------------------------------------------
+
+    def chosen_language(self) -> str | None:
+        """The language last picked on the set-up screen, if any."""
+        try:
+            return self.store.setting(LANGUAGE)
+        except Exception:
+            _log.exception("reading the chosen language")
+            return None
+
+    def remember_language(self, code: str) -> None:
+        try:
+            self.store.set_setting(LANGUAGE, code)
+        except Exception:
+            _log.exception("storing the chosen language")  # still used for this run
+
+    # --- the camera's status ----------------------------------------------------------
+
+    def set_camera(self, status: CameraStatus) -> None:
+        self.camera = status
+        if self.table is not None:
+            self.table.set_camera(status)
+
+    # --- the current table ------------------------------------------------------------
+
+    def _use(self, table: Table) -> None:
+        if self._unlisten is not None:
+            self._unlisten()
+        if self.table is not None:
+            self.table.close()
+        self.table = table
+        table.set_camera(self.camera)
+        for reason, level in self.startup:
+            table.say(reason, level)
+        self._unlisten = table.listen(self._show_lights)
+        self._show_lights(table)
+
+    def _show_lights(self, table: Table) -> None:
+        if self.lights is None:
+            return
+        try:
+            self.lights.set_leds(table.collector.leds())
+        except Exception as e:
+            _log.exception("seat LEDs")
+            self.lights = None  # one notice, not one per change
+            table.say(Failed(Step.SEAT_LIGHTS, str(e)), "error")
+
+    def close(self) -> None:
+        """Stop the current turn (the store and the lights are the caller's)."""
+        if self.table is not None:
+            self.table.close()

@@ -1,0 +1,187 @@
+"""What the table has to tell the players, as values: the UI words them.
+
+The core never builds a sentence. A :class:`Notice` carries a *reason*, one
+of the small frozen types below, with the facts a sentence needs (a card
+id, a seat, an error's own text); ``ui.words`` turns each into a sentence in
+the table's language. A new reason needs its wording there, and the test of
+the words checks that every reason has one.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Literal
+
+from companion.engine import Unplayable
+
+__all__ = [
+    "CameraMissed",
+    "CameraStatus",
+    "CannotCome",
+    "CardHeld",
+    "DataFileSetAside",
+    "Failed",
+    "GameIsOver",
+    "HeldDropped",
+    "HeldReturned",
+    "Level",
+    "NoCardToTurn",
+    "NoGpio",
+    "NotACard",
+    "NothingToUndo",
+    "Notice",
+    "Reason",
+    "StepRefused",
+    "Step",
+    "TwoCardsInView",
+]
+
+Level = Literal["info", "warning", "error"]
+
+
+class CameraStatus(enum.Enum):
+    """What the card camera is doing, for the status line."""
+
+    STARTING = "starting"
+    OK = "ok"
+    NO_CAMERA = "no camera"  # none configured, or it failed: cards are entered by tapping
+    VIRTUAL = "virtual"  # the rendered virtual table of a desktop
+
+
+class Step(enum.Enum):
+    """What failed, in a :class:`Failed` notice."""
+
+    PRESS = "press"  # a seat's button press
+    REVEAL = "reveal"
+    CHECK = "check"  # checking a step against the rules
+    SAVE = "save"  # storing a step in the data file
+    INPUT = "input"  # an adapter's input on its way to the table
+    SEAT_LIGHTS = "seat lights"
+    SEAT_BUTTONS = "seat buttons"
+    CAMERA = "camera"
+    SCANNER = "scanner"
+
+
+@dataclass(frozen=True)
+class NotACard:
+    """A code or an entry that is no quest card (a foreign QR code, a typo)."""
+
+    text: str
+
+
+@dataclass(frozen=True)
+class TwoCardsInView:
+    cards: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class GameIsOver:
+    """A card came after the fifth round ended."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class CannotCome:
+    """A card that cannot be the next draw, and why."""
+
+    card: str
+    why: Unplayable
+
+
+@dataclass(frozen=True)
+class CardHeld:
+    """A card turned while choices are due waits for the reveal."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class HeldReturned:
+    """Everyone left: the held card goes back into the deck."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class HeldDropped:
+    """Undo dropped the held card."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class NothingToUndo:
+    pass
+
+
+@dataclass(frozen=True)
+class StepRefused:
+    """The rules refused a step; ``rule`` is the refusal's class name
+    (e.g. ``CorrectionRefused``), ``detail`` the log reader's own text."""
+
+    rule: str
+    detail: str
+
+
+@dataclass(frozen=True)
+class Failed:
+    """Something outside the rules failed (a disk, a device); ``error`` is its own text."""
+
+    step: Step
+    error: str
+
+
+@dataclass(frozen=True)
+class NoGpio:
+    """The seat buttons were asked for, but this machine has no GPIO."""
+
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class DataFileSetAside:
+    """The data file was damaged or not ours: renamed, and a new one started."""
+
+    problem: str
+    aside: str
+
+
+@dataclass(frozen=True)
+class CameraMissed:
+    """The demo's hand entered a card the camera did not read."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class NoCardToTurn:
+    """The virtual table has no card that can come now."""
+
+
+Reason = (
+    NotACard
+    | TwoCardsInView
+    | GameIsOver
+    | CannotCome
+    | CardHeld
+    | HeldReturned
+    | HeldDropped
+    | NothingToUndo
+    | StepRefused
+    | Failed
+    | NoGpio
+    | DataFileSetAside
+    | CameraMissed
+    | NoCardToTurn
+)
+
+
+@dataclass(frozen=True)
+class Notice:
+    """One line for the status bar: what happened that the table should know."""
+
+    reason: Reason
+    level: Level = "info"
+    at: float = 0.0

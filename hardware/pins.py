@@ -1,0 +1,66 @@
+"""The seat pin map: which BCM GPIO each seat's torch, camp and LED use.
+
+No gpiozero here: the config reader checks a pin map with :func:`clash`
+without loading any GPIO library, and the seat panel runs the same check.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+__all__ = ["DEFAULT_PINS", "USABLE_GPIO", "PinsLike", "SeatPins", "clash"]
+
+# GPIO pins of the 40-pin header a seat may use: BCM 2..27. 0/1 are the HAT
+# EEPROM bus; 14/15 (the serial console) are left free by the default map.
+USABLE_GPIO = range(2, 28)
+
+
+class PinsLike(Protocol):
+    """One seat's BCM pins."""
+
+    @property
+    def torch(self) -> int: ...
+    @property
+    def camp(self) -> int: ...
+    @property
+    def led(self) -> int: ...
+
+
+@dataclass(frozen=True)
+class SeatPins:
+    torch: int
+    camp: int
+    led: int
+
+
+# Buttons from GPIO to GND (internal pull-up); LEDs through 330 ohm to GND.
+# Each seat's three wires sit close together on the header (deploy/WIRING.md).
+DEFAULT_PINS: tuple[SeatPins, ...] = (
+    SeatPins(2, 3, 4),
+    SeatPins(17, 27, 22),
+    SeatPins(10, 9, 11),
+    SeatPins(5, 6, 13),
+    SeatPins(19, 26, 16),
+    SeatPins(23, 24, 25),
+    SeatPins(8, 7, 12),
+    SeatPins(20, 21, 18),
+)
+
+
+def clash(pins: Sequence[PinsLike]) -> tuple[int, int, str, str] | None:
+    """The first GPIO used twice, as (seat number, gpio, its part, the earlier use).
+
+    >>> clash(DEFAULT_PINS) is None
+    True
+    >>> clash([SeatPins(2, 3, 4), SeatPins(5, 6, 3)])
+    (2, 3, 'led', 'seat1 camp')
+    """
+    used: dict[int, str] = {}
+    for n, seat in enumerate(pins, start=1):
+        for part, gpio in (("torch", seat.torch), ("camp", seat.camp), ("led", seat.led)):
+            if gpio in used:
+                return n, gpio, part, used[gpio]
+            used[gpio] = f"seat{n} {part}"
+    return None

@@ -1,0 +1,5 @@
+import sys
+
+from incan_companion.cli import main
+
+sys.exit(main())

@@ -1,0 +1,94 @@
+"""``incan-companion``: the command line (docs/command-line.md).
+
+Every subcommand is registered here, by name, from a module that imports
+only the standard library at module level; each command imports its heavy
+libraries (Kivy, OpenCV, gpiozero, reportlab) only when it runs, so
+``--help`` and ``replay --json`` start fast.
+
+The language is chosen here, once, for the commands that print words
+(``set_defaults(words=True)``); JSON output never depends on it.
+
+Exit codes: 0 success, 2 bad input (one line on stderr), 1 anything else.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from incan_companion.commands import app, buttons, game, vision
+from incan_companion.errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, BadInput
+
+__all__ = ["BadInput", "build_parser", "main"]
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, but usage errors exit 2 with one line instead of the usage block."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        command = self.prog.removeprefix("incan-companion").strip()
+        raise BadInput(f"{command}: {message}" if command else message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="incan-companion",
+        description="Table companion for Incan Gold / Diamant.",
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    # In the order --help lists them.
+    game.register(sub)
+    app.register(sub)
+    vision.register(sub)
+    buttons.register(sub)
+    return parser
+
+
+def _use_configured_language() -> None:
+    """The config file's language (else the system's) for readable output.
+
+    A config file that cannot be read is not this step's business (the
+    command that needs it reports it), so it then falls back to the system's.
+    """
+    from incan_companion.config import ConfigError, load
+    from ui import i18n
+
+    try:
+        configured = load().language
+    except ConfigError:
+        configured = ""
+    i18n.set_language(configured)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        parser = build_parser()
+        if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
+            argv.insert(0, "run")  # the app is the default: `incan-companion --fullscreen`
+        args = parser.parse_args(argv)
+        if getattr(args, "func", None) is None:
+            raise BadInput(f"unknown command {argv[0]!r}; see incan-companion --help")
+        if getattr(args, "words", False):
+            _use_configured_language()
+        return int(args.func(args))
+    except BadInput as e:
+        print(f"incan-companion: {e}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        return EXIT_FAILURE
+    except BrokenPipeError:
+        # The reader (e.g. `head`) went away: nothing more to say.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except Exception as e:  # the last line of defence: never a traceback for a user
+        if os.environ.get("INCAN_DEBUG"):
+            raise
+        print(f"incan-companion: error: {e}", file=sys.stderr)
+        return EXIT_FAILURE
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,298 @@
+"""The composition root: the one place that builds the device from its config.
+
+The rest of the program never asks whether the seat buttons are gpiozero
+pins on a Pi, a keyboard on a desktop or mock pins pressed by the demo, or
+whether the frames come from the Pi camera, a webcam or the rendered
+virtual table. :func:`build` decides, from the
+:class:`~incan_companion.config.Config` and the command line's choices, and
+wires every adapter to the core's ports:
+
+- the SQLite :class:`~incan_companion.store.Store` is the games'
+  :class:`~companion.ports.EventStore`;
+- the core's :class:`~companion.inbox.Inbox` receives presses and cards from
+  the adapters' threads and posts them to the UI thread through ``post``;
+- the seat panel (or its mock) is the :class:`~companion.ports.SeatLights`;
+- the scanner (threaded, or stepped by the demo) is the card feed.
+
+Missing hardware never raises: it falls back and says so on the status line.
+Vision, gpiozero and Kivy are imported only when a part is built, so the
+command line stays fast.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from companion.games import Games
+from companion.inbox import Inbox
+from companion.notices import CameraStatus, Failed, Level, NoCardToTurn, NoGpio, Reason, Step
+from companion.ports import Clock, Post, SeatLights, direct
+from incan_companion.config import Config
+from incan_companion.store import Store, open_or_set_aside
+from ui.controls import Controls
+
+if TYPE_CHECKING:
+    from hardware.fake import MockSeats
+    from hardware.keyboard import KeyboardSeats
+    from vision.scanner import FrameStepper, Scanner
+    from vision.sources import FrameSource, VirtualTable
+
+__all__ = ["CAMERA_CHOICES", "SEAT_INPUTS", "Camera", "Device", "Seats", "build"]
+
+_log = logging.getLogger(__name__)
+
+#: What ``--buttons`` may say (the demo adds "mock").
+SEAT_INPUTS = ("auto", "gpio", "keyboard", "mock")
+#: What ``--camera`` may say: the configured source, the virtual table, or none.
+CAMERA_CHOICES = ("config", "virtual", "none")
+
+
+@dataclass
+class Seats:
+    """The seat buttons as built: ``kind`` is gpio, keyboard or mock."""
+
+    kind: str = "keyboard"
+    lights: SeatLights | None = None
+    mock: MockSeats | None = None
+    keyboard: KeyboardSeats | None = None
+
+
+@dataclass
+class Camera:
+    """The card camera as built: ``kind`` is the source's name, or none."""
+
+    kind: str = "none"
+    source: FrameSource | None = None
+    virtual: VirtualTable | None = None
+    scanner: Scanner | None = None  # on its own thread
+    stepper: FrameStepper | None = None  # stepped by the caller instead
+    status: CameraStatus = CameraStatus.NO_CAMERA
+
+
+@dataclass
+class Device:
+    """The built parts of one running app."""
+
+    config: Config
+    store: Store
+    games: Games
+    inbox: Inbox
+    seats: Seats = field(default_factory=Seats)
+    camera: Camera = field(default_factory=Camera)
+    rng: random.Random = field(default_factory=random.Random)
+
+    def controls(self) -> Controls:
+        """What the screens drive besides the game."""
+        return Controls(
+            key=self.key,
+            turn_card=self.turn_virtual_card if self.camera.virtual is not None else None,
+            step_camera=self.step_camera if self.camera.stepper is not None else None,
+            camera=self.camera.source is not None,
+            close=self.close,
+        )
+
+    def key(self, name: str) -> bool:
+        """A key from the window: a seat's torch or camp when the keyboard stands in."""
+        return self.seats.keyboard is not None and self.seats.keyboard.key(name)
+
+    def turn_virtual_card(self) -> str | None:
+        """Lay a random card the table could turn now on the virtual table.
+
+        The card then goes through the real scanner like a real one. Returns
+        the card, or None (with a notice) when no card can come.
+        """
+        table = self.games.table
+        if self.camera.virtual is None or table is None:
+            return None
+        options = table.entry_options()
+        if not options:
+            table.say(NoCardToTurn())
+            return None
+        cid = self.rng.choice(options)
+        self.camera.virtual.place(cid)
+        return cid
+
+    def step_camera(self) -> list[str]:
+        """One synchronous scanner step, where there is no scanner thread."""
+        stepper = self.camera.stepper
+        if stepper is None:
+            return []
+        try:
+            return [placed.card for placed in stepper.step()]
+        except Exception as e:
+            _log.exception("scanner step")
+            self.camera.stepper = None
+            self.inbox.camera(CameraStatus.NO_CAMERA)
+            self.inbox.failed(Step.CAMERA, e)
+            return []
+
+    def close(self) -> None:
+        """Stop the scanner and camera, switch the LEDs off, close the data file."""
+        camera, seats = self.camera, self.seats
+        stops = [
+            ("scanner", camera.scanner.stop if camera.scanner is not None else None),
+            ("camera", camera.source.stop if camera.source is not None else None),
+            ("seat panel", seats.lights.close if seats.lights is not None else None),
+        ]
+        for what, stop in stops:
+            if stop is None:
+                continue
+            try:
+                stop()
+            except Exception:
+                _log.exception("closing the %s", what)
+        camera.scanner = camera.source = None
+        seats.lights = None
+        self.games.close()
+        try:
+            self.store.close()
+        except Exception:
+            _log.exception("closing the data file")
+
+
+# --- building -----------------------------------------------------------------------
+
+
+def build(
+    config: Config,
+    *,
+    post: Post = direct,
+    clock: Clock = time.monotonic,
+    seat_input: str = "auto",
+    camera: str = "config",
+    data_file: Path | None = None,
+    set_aside: bool = True,
+    seed: int = 0,
+    threaded: bool = True,
+) -> Device:
+    """A device with its adapters built and started.
+
+    ``seat_input``: ``auto`` (the Pi's buttons when this is a Pi, else the
+    keyboard), ``gpio``, ``keyboard`` or ``mock``. ``camera``: ``config``
+    (the configured source, the virtual table where none is found),
+    ``virtual`` or ``none``. ``threaded=False`` steps the scanner from the
+    caller (:meth:`Device.step_camera`) for a repeatable demo. ``set_aside``
+    renames a damaged or foreign data file and starts a new one (the app);
+    without it such a file raises StoreError (the demo's bad input).
+    """
+    if seat_input not in SEAT_INPUTS:
+        raise ValueError(f"unknown seat input {seat_input!r} (one of {', '.join(SEAT_INPUTS)})")
+    if camera not in CAMERA_CHOICES:
+        raise ValueError(f"unknown camera {camera!r} (one of {', '.join(CAMERA_CHOICES)})")
+    path = data_file if data_file is not None else config.data_file
+    startup: list[tuple[Reason, Level]] = []
+    if set_aside:
+        store, aside = open_or_set_aside(path)
+        if aside is not None:
+            startup.append((aside, "warning"))
+    else:
+        store = Store(path)
+    games = Games(store, countdown=config.countdown, clock=clock,
+                  hidden_tents=config.hidden_tents)
+    device = Device(config, store, games, Inbox(games, post))
+    try:
+        device.seats = _build_seats(device, seat_input, startup)
+        device.camera = _build_camera(device, camera, startup, seed=seed, threaded=threaded)
+    except BaseException:
+        device.close()
+        raise
+    games.lights = device.seats.lights
+    games.camera = device.camera.status
+    games.startup = tuple(startup)
+    return device
+
+
+def _build_seats(device: Device, seat_input: str, startup: list[tuple[Reason, Level]]) -> Seats:
+    config, inbox = device.config, device.inbox
+    debounce_s = config.debounce_ms / 1000.0
+
+    def keyboard() -> Seats:
+        from hardware.keyboard import KeyboardSeats
+
+        def seats() -> int:
+            table = device.games.table
+            return 0 if table is None else len(table.state.seats)
+
+        return Seats("keyboard", keyboard=KeyboardSeats(inbox.press, seats))
+
+    if seat_input == "keyboard":
+        return keyboard()
+    if seat_input == "mock":
+        from hardware.fake import MockSeats
+
+        mock = MockSeats(config.pins, on_press=inbox.press, clock=device.games.clock,
+                         debounce_s=debounce_s)
+        return Seats("mock", lights=mock, mock=mock)
+    from hardware.gpio import NoGPIO, pin_factory_or_none
+
+    try:
+        factory = pin_factory_or_none()
+    except NoGPIO as e:
+        startup.append((NoGpio(str(e)), "warning"))
+        return keyboard()
+    if factory is None:
+        if seat_input == "gpio":
+            startup.append((NoGpio(), "warning"))
+        return keyboard()
+    try:
+        from hardware.panel import SeatPanel
+
+        panel = SeatPanel(config.pins, on_press=inbox.press, pin_factory=factory,
+                          clock=device.games.clock, debounce_s=debounce_s)
+    except Exception as e:
+        _log.exception("seat panel")
+        startup.append((Failed(Step.SEAT_BUTTONS, str(e)), "warning"))
+        return keyboard()
+    return Seats("gpio", lights=panel)
+
+
+def _build_camera(
+    device: Device, choice: str, startup: list[tuple[Reason, Level]], *, seed: int,
+    threaded: bool
+) -> Camera:
+    cfg = device.config.camera
+    kind = cfg.source if choice == "config" else choice
+    if kind == "none":
+        return Camera()
+    try:
+        from vision.sources import VirtualTable, open_source
+
+        source: FrameSource
+        if kind == "virtual" or not threaded:
+            source = VirtualTable(seed, fps=15.0 if threaded else None)
+        else:
+            source = open_source(kind, device=cfg.device, width=cfg.width, height=cfg.height,
+                                 seed=seed)
+    except Exception as e:
+        _log.exception("camera")
+        startup.append((Failed(Step.CAMERA, str(e)), "warning"))
+        return Camera()
+    virtual = source if isinstance(source, VirtualTable) else None
+    camera = Camera(
+        kind=source.name, source=source, virtual=virtual,
+        status=CameraStatus.VIRTUAL if virtual is not None else CameraStatus.STARTING,
+    )
+    inbox = device.inbox
+    try:
+        from vision.scanner import FrameStepper, Scanner
+
+        # The virtual table's status stays "virtual": the scanner's "ok"
+        # would hide that the cards are rendered ones.
+        on_status = None if virtual is not None else inbox.camera
+        scanner = Scanner(source, inbox.card, inbox.notice, on_status)
+        if threaded:
+            scanner.start()  # starts the source too
+            camera.scanner = scanner
+        else:
+            camera.stepper = FrameStepper(
+                scanner, virtual.next_image if virtual is not None else None
+            )
+    except Exception as e:
+        _log.exception("scanner")
+        startup.append((Failed(Step.SCANNER, str(e)), "warning"))
+    return camera

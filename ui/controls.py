@@ -1,0 +1,38 @@
+"""What the app drives besides the game itself, handed over by the composition root.
+
+No Kivy here: the root builds a :class:`Controls` without loading the UI.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+__all__ = ["Controls"]
+
+
+def _no_key(name: str) -> bool:
+    return False
+
+
+def _nothing() -> None:
+    return None
+
+
+@dataclass(frozen=True)
+class Controls:
+    """The device's parts the screens use.
+
+    ``key``: a key from the window; True if it was a seat's torch or camp
+    (the keyboard stands in for the buttons). ``turn_card``: the virtual
+    table's "Turn a card" (None: there is no virtual table); it returns the
+    card laid down, or None when no card can come. ``step_camera``: one
+    camera frame read on the UI clock, where there is no scanner thread.
+    ``camera``: whether a camera (real or virtual) reads the cards.
+    """
+
+    key: Callable[[str], bool] = _no_key
+    turn_card: Callable[[], str | None] | None = None
+    step_camera: Callable[[], object] | None = None
+    camera: bool = False
+    close: Callable[[], None] = _nothing
