@@ -26,6 +26,7 @@ from companion.rules import DEFAULT_RULES, RuleSet, rule_set
 
 MIN_SEATS = 3
 MAX_SEATS = 8
+DEFAULT_SEATS = 4  # what set-up offers first
 
 
 # --- errors -----------------------------------------------------------------

@@ -14,7 +14,7 @@ never ends the app.
 >>> games = Games(MemoryStore())
 >>> table = games.new_game(Start(("Ana", "Bo", "Cy")))
 >>> inbox = Inbox(games, direct)
->>> inbox.card("ig:t9"); [s.hand for s in table.state.seats]
+>>> inbox.card("t9"); [s.hand for s in table.state.seats]
 [3, 3, 3]
 """
 

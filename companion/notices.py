@@ -32,8 +32,8 @@ __all__ = [
     "NothingToUndo",
     "Notice",
     "Reason",
-    "StepRefused",
     "Step",
+    "StepRefused",
     "TwoCardsInView",
 ]
 

@@ -13,7 +13,7 @@ import random
 from collections.abc import Iterator
 
 from companion.cards import ALL_IDS
-from companion.engine import Phase, RuleError, State
+from companion.engine import MAX_SEATS, MIN_SEATS, Phase, RuleError, State
 from companion.events import Correct, Draw, Event, Reveal, Start, Undo
 from companion.rules import RULE_SETS
 from companion.session import Session
@@ -47,7 +47,7 @@ def random_events(
     mistakes: float = 0.0,
 ) -> Iterator[tuple[Event, Session]]:
     """Play one random game; yields each accepted event and the session after it."""
-    n = seats if seats is not None else rng.randint(3, 8)
+    n = seats if seats is not None else rng.randint(MIN_SEATS, MAX_SEATS)
     start = Start(SEAT_NAMES[:n], rules if rules is not None else rng.choice(tuple(RULE_SETS)))
     session = Session.start(start)
     yield start, session

@@ -238,10 +238,8 @@ class Table:
         is still lying on the scan spot. Any other card that cannot come now
         gets a notice with the reason.
         """
-        try:
-            cid = card(card_id).id
-        except UnknownCard:
-            self.say(NotACard(card_id), "warning")
+        cid = self._known(card_id)
+        if cid is None:
             return False
         state = self.state
         if cid == self._held:
@@ -252,12 +250,8 @@ class Table:
 
     def enter_card(self, card_id: str) -> bool:
         """A card entered by hand (no camera, or the camera missed it)."""
-        try:
-            cid = card(card_id).id
-        except UnknownCard:
-            self.say(NotACard(card_id), "warning")
-            return False
-        return self._take(cid)
+        cid = self._known(card_id)
+        return cid is not None and self._take(cid)
 
     def _take(self, cid: str) -> bool:
         state = self.state
@@ -338,12 +332,16 @@ class Table:
 
     def correct(self, pos: int, card_id: str) -> bool:
         """The card at path position ``pos`` is really ``card_id``."""
+        cid = self._known(card_id)
+        return cid is not None and self._accept(Correct(pos, cid))
+
+    def _known(self, card_id: str) -> str | None:
+        """The card's id in upper case, or None (and a notice) if it is no card."""
         try:
-            cid = card(card_id).id
+            return card(card_id).id
         except UnknownCard:
             self.say(NotACard(card_id), "warning")
-            return False
-        return self._accept(Correct(pos, cid))
+            return None
 
     # --- the one way an event gets in ----------------------------------------------------
 

@@ -34,14 +34,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from companion.engine import MAX_SEATS, MIN_SEATS
 from companion.choices import DEFAULT_COUNTDOWN
+from companion.engine import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
 from companion.rules import DEFAULT_RULES, RULE_SETS
 from hardware.pins import DEFAULT_PINS, USABLE_GPIO, SeatPins, clash
+from vision import CAMERA_SOURCES
 
 CONFIG_ENV = "INCAN_CONFIG"
 DATA_ENV = "INCAN_DATA"
-CAMERA_SOURCES = ("auto", "picamera", "v4l2", "virtual", "none")
 LANGUAGE_CODES = ("", "en", "pl", "es", "ja")
 
 
@@ -75,7 +75,7 @@ class CameraConfig:
 
 @dataclass(frozen=True)
 class Config:
-    seats: int = 4
+    seats: int = DEFAULT_SEATS
     rules: str = DEFAULT_RULES
     language: str = ""
     hidden_tents: bool = False
@@ -146,7 +146,7 @@ def parse(text: str, where: str = "config") -> Config:
                 raise ConfigError(f"{where}: [{section}] {key}: unknown key")
     r = _Reader(where, table)
     config = Config(
-        seats=r.integer("game", "seats", 4, MIN_SEATS, MAX_SEATS),
+        seats=r.integer("game", "seats", DEFAULT_SEATS, MIN_SEATS, MAX_SEATS),
         rules=r.choice("game", "rules", DEFAULT_RULES, tuple(RULE_SETS)),
         language=r.choice("game", "language", "", LANGUAGE_CODES),
         hidden_tents=r.boolean("game", "hidden_tents", False),

@@ -31,9 +31,10 @@ from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.engine import Phase
+from companion.engine import DEFAULT_SEATS, Phase
 from companion.events import Start
 from companion.games import Games
+from companion.rules import DEFAULT_RULES
 from companion.table import Table
 from ui import i18n, presenters
 from ui.controls import Controls
@@ -86,8 +87,8 @@ class CompanionApp(App):
         games: Games,
         controls: Controls | None = None,
         *,
-        seats: int = 4,
-        rules: str = "incan-gold",
+        seats: int = DEFAULT_SEATS,
+        rules: str = DEFAULT_RULES,
         hidden_tents: bool = False,
         autoplay: Callable[[CompanionApp], bool] | None = None,
         screenshot: Path | None = None,
@@ -131,10 +132,10 @@ class CompanionApp(App):
         self.setup_screen.hidden_tents = self.hidden_tents
         if self.games.table is not None:
             self.hidden_tents = self.games.hidden_tents(self.games.table.game)
-            self._attach(self.games.table)
+            self.attach(self.games.table)
         else:
             self.show_setup()
-        Clock.schedule_interval(self._tick, TICK_S)
+        Clock.schedule_interval(self.tick, TICK_S)
         Clock.schedule_once(self._first_frame, 0)
         if self.autoplay is not None:
             Clock.schedule_interval(self._autoplay, 0)
@@ -204,7 +205,8 @@ class CompanionApp(App):
 
         Clock.schedule_once(drawn, 0)
 
-    def _attach(self, table: Table) -> None:
+    def attach(self, table: Table) -> None:
+        """Show ``table`` and follow its changes (a new or resumed game)."""
         table.listen(lambda t: self._refresh())
         self._table_seen = table
         self._phase = None
@@ -292,7 +294,7 @@ class CompanionApp(App):
             _log.exception("new game")
             self.setup_screen.problem = str(e)
             return
-        self._attach(table)
+        self.attach(table)
 
     def resume_game(self) -> None:
         game = self.games.unfinished()
@@ -305,7 +307,7 @@ class CompanionApp(App):
             self.setup_screen.problem = str(e)
             return
         self.hidden_tents = self.games.hidden_tents(game)
-        self._attach(table)
+        self.attach(table)
 
     def tap_path_card(self, pos: int) -> None:
         table = self.table
@@ -359,7 +361,8 @@ class CompanionApp(App):
 
     # --- time -------------------------------------------------------------------------
 
-    def _tick(self, dt: float) -> None:
+    def tick(self, dt: float = TICK_S) -> None:
+        """One period of the countdown (and of a camera stepped on the UI clock)."""
         table = self.table
         if table is None:
             return

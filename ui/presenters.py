@@ -16,8 +16,8 @@ import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from companion.cards import CATALOGUE
-from companion.engine import Bust, Phase, Revealed, State, TreasureSplit
+from companion.cards import CATALOGUE, ROUNDS
+from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.notices import CameraStatus, Reason
 from companion.rules import RULE_SETS
 from ui.i18n import _, ngettext
@@ -284,7 +284,7 @@ def table_view(
         status_parts.append(notice_text(notice))
     waiting = [i for i in due if i not in chosen]
     return TableView(
-        heading=_("Round {round} of 5").format(round=state.round),
+        heading=_("Round {round} of {rounds}").format(round=state.round, rounds=ROUNDS),
         rules=rules_label(state.rules.name),
         prompt=prompt(state, waiting=waiting, countdown=countdown, held=held),
         event=last_event(state),
@@ -524,7 +524,7 @@ def setup_problem(names_given: Sequence[str]) -> str:
     """Why these seat names cannot start a game, or "" if they can."""
     cleaned = [n.strip() for n in names_given]
     if not 3 <= len(cleaned) <= 8:
-        return _("A game has 3 to 8 seats.")
+        return _("A game has {least} to {most} seats.").format(least=MIN_SEATS, most=MAX_SEATS)
     for i, n in enumerate(cleaned):
         if not n:
             return _("Seat {n} has no name.").format(n=i + 1)

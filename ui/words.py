@@ -9,7 +9,7 @@ command line uses this module.
 
 from __future__ import annotations
 
-from companion.cards import CATALOGUE
+from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import (
     ArtifactOnPath,
     Bust,
@@ -138,8 +138,9 @@ def _full_stop(sentence: str) -> str:
 def table(state: State, *, hidden_tents: bool = False) -> str:
     """The state as a readable text table, for the terminal."""
     lines = [
-        _("{rules} · round {round} of 5 · {phase}").format(
-            rules=state.rules.name, round=state.round, phase=phase_name(state.phase)
+        _("{rules} · round {round} of {rounds} · {phase}").format(
+            rules=state.rules.name, round=state.round, rounds=ROUNDS,
+            phase=phase_name(state.phase),
         )
     ]
     width = max(4, *(len(s.name) for s in state.seats))

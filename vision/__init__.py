@@ -18,5 +18,7 @@ command line stays fast):
 * ``vision.stickers``: the printable sticker sheet (PDF).
 * ``vision.render``: the deterministic frame renderer behind the virtual
   table, the tests and ``bench/vision.py``.
-* ``incan_companion.commands.vision``: the ``scan`` and ``stickers`` commands.
 """
+
+#: The camera sources a config file may name (``[camera] source``).
+CAMERA_SOURCES = ("auto", "picamera", "v4l2", "virtual", "none")

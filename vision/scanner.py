@@ -32,9 +32,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from companion.notices import CameraStatus
+from companion.notices import CameraStatus, TwoCardsInView
 from companion.notices import NotACard as ForeignCode
-from companion.notices import TwoCardsInView
 from vision.decode import Decoder, FrameReads
 from vision.sources import NO_CAMERA, OK, FrameSource
 from vision.tracker import CardPlaced, Event, NotACard, Tracker, TwoCards

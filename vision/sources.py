@@ -29,6 +29,8 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
+from vision import CAMERA_SOURCES
+
 log = logging.getLogger(__name__)
 
 OK, NO_CAMERA, REOPENING = "ok", "no camera", "reopening"
@@ -528,7 +530,7 @@ class NoSource(FrameSource):
         self._set_status(NO_CAMERA)
 
 
-KINDS = ("auto", "picamera", "v4l2", "virtual", "file", "none")
+KINDS = (*CAMERA_SOURCES, "file")  # image files: the scan command and the tests
 
 
 def open_source(kind: str = "auto", **opts: Any) -> FrameSource:

@@ -16,6 +16,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion.engine import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
+from companion.rules import DEFAULT_RULES, RULE_SETS
 from incan_companion.compose import CAMERA_CHOICES
 from incan_companion.errors import EXIT_FAILURE, EXIT_OK, BadInput
 
@@ -54,9 +56,10 @@ def register(sub: Any) -> None:
     )
     p.add_argument("--autoplay", action="store_true", help="play by itself (needed offscreen)")
     p.add_argument("--seed", type=int, default=0, help="same seed, same game (default 0)")
-    p.add_argument("--seats", type=int, default=4, help="3 to 8 seats (default 4)")
-    p.add_argument("--rules", default="incan-gold",
-                   help="incan-gold, incan-gold-2020 or diamant (default incan-gold)")
+    p.add_argument("--seats", type=int, default=DEFAULT_SEATS,
+                   help=f"{MIN_SEATS} to {MAX_SEATS} seats (default {DEFAULT_SEATS})")
+    p.add_argument("--rules", default=DEFAULT_RULES,
+                   help=f"{', '.join(RULE_SETS)} (default {DEFAULT_RULES})")
     p.add_argument("--data", metavar="FILE",
                    help="data file; an unfinished game in it is resumed (default: a temp file)")
     p.add_argument("--screenshot", metavar="PNG", help="save the last screen as a PNG")
@@ -142,8 +145,7 @@ def _memory() -> str:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from companion.engine import MAX_SEATS, MIN_SEATS, Phase, to_json
-    from companion.rules import RULE_SETS
+    from companion.engine import Phase, to_json
 
     if not args.autoplay:
         raise BadInput("demo: only --autoplay is supported (use `run --camera virtual` to play)")

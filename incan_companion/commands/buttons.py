@@ -76,8 +76,8 @@ def register(sub: Any) -> None:
 
 def _configured() -> tuple[Sequence[Any], float]:
     """The pin map and debounce window of the config file (defaults when there is none)."""
-    from incan_companion.errors import BadInput
     from incan_companion.config import ConfigError, load
+    from incan_companion.errors import BadInput
 
     try:
         config = load()

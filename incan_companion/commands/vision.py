@@ -68,8 +68,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: float) -> str:
-    from ui.words import card_name
     from ui.i18n import _
+    from ui.words import card_name
 
     said = ", ".join(f"{c} ({card_name(c)})" for c in cards) if cards else _("no card")
     if foreign:
