@@ -219,13 +219,15 @@ else
     run install -d -m 0755 "$PREFIX"
     run "$SYSTEM_PYTHON" -m venv --system-site-packages "$VENV"
 fi
-if [ -x "$SOURCE/scripts/build-translations.sh" ]; then
-    run "$SOURCE/scripts/build-translations.sh"
-fi
 # Dependencies (pip skips what is there), then the app itself even when its
 # version number did not change, so an update after `git pull` lands.
 run "$VENV/bin/python" -m pip install --disable-pip-version-check \
     --constraint "$DEPLOY/constraints-pi.txt" "$SOURCE"
+# The translations are compiled with Babel, which the first install brought;
+# the second install then copies the .mo files into the venv.
+if [ -x "$SOURCE/scripts/build-translations.sh" ]; then
+    run env PYTHON="$VENV/bin/python" "$SOURCE/scripts/build-translations.sh"
+fi
 run "$VENV/bin/python" -m pip install --disable-pip-version-check \
     --no-deps --force-reinstall "$SOURCE"
 run install -m 0644 "$DEPLOY/README.md" "$PREFIX/README.md"

@@ -1,26 +1,51 @@
 """Languages: every string a player reads is in every catalogue, translated,
-with the right plural forms, in a font that draws it."""
+with the right plural forms, in a font that draws it. The catalogues are read
+with Babel's reader (``babel.messages.pofile.read_po``) and compiled with
+Babel; the app reads the compiled ``.mo`` files with :mod:`gettext`."""
 
 from __future__ import annotations
 
+import doctest
 import gettext
+import io
+import logging
 import os
+import re
 import shutil
+import string
 import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from babel.messages.catalog import Catalog, Message
+from babel.messages.frontend import parse_keywords
+from babel.messages.pofile import read_po
 
-from companion import i18n
-from companion.i18n import LANGUAGES, _, ngettext, read_po
-from companion.i18n_tools import check, extract, format_po, merge, placeholders, update
+from ui import babel_kv, fonts, i18n, i18n_tools
+from ui.i18n import LANGUAGES, _, ngettext
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCALE = ROOT / "companion" / "locale"
+LOCALE = i18n.LOCALE_DIR
 EXAMPLE = ROOT / "examples" / "game.jsonl"
 TRANSLATED = ("pl", "es", "ja")
+PLURAL_FORMS = {
+    "en": "nplurals=2; plural=(n != 1);",
+    "pl": "nplurals=3; plural=(n==1 ? 0 : n%10>=2 && n%10<=4 && (n%100<10 || n%100>=20) ? 1 : 2);",
+    "es": "nplurals=2; plural=(n != 1);",
+    "ja": "nplurals=1; plural=0;",
+}
+UPDATE = "python -m ui.i18n_tools update (ui/locale/README.md)"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def compiled() -> None:
+    """The .mo files as the set-up leaves them (the script skips when fresh)."""
+    done = subprocess.run([str(ROOT / "scripts" / "build-translations.sh")], capture_output=True,
+                          text=True, check=False, env={**os.environ, "PYTHON": sys.executable},
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
 
 
 @pytest.fixture(autouse=True)
@@ -29,47 +54,122 @@ def english_afterwards() -> Iterator[None]:
     i18n.set_language("en")
 
 
-def catalogue(code: str) -> list[i18n.Message]:
-    return read_po(i18n.po_path(code).read_text(encoding="utf-8"))
+def po_file(code: str, locale: Path = LOCALE) -> Path:
+    return locale / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+
+
+def catalogue(code: str) -> Catalog:
+    with po_file(code).open("rb") as fp:
+        return read_po(fp, locale=code)
+
+
+def template(path: Path = LOCALE / "incan.pot") -> Catalog:
+    with path.open("rb") as fp:
+        return read_po(fp)
+
+
+def keys(cat: Catalog) -> set[tuple[str | None, str | tuple[str, ...]]]:
+    """(context, msgid or (msgid, msgid_plural)) of every entry but the header."""
+    return {(m.context, m.id) for m in cat if m.id}
+
+
+def forms(value: str | tuple[str, ...] | tuple[str | None, ...]) -> tuple[str, ...]:
+    return (value,) if isinstance(value, str) else tuple(v or "" for v in value)
+
+
+def placeholders(text: str) -> set[str]:
+    """The ``{names}`` a ``str.format`` string uses."""
+    return {field for _lit, field, _spec, _conv in string.Formatter().parse(text)
+            if field is not None}
+
+
+def names(value: str | tuple[str, ...] | tuple[str | None, ...]) -> set[str]:
+    return set().union(*(placeholders(f) for f in forms(value)))
 
 
 # --- the catalogues against the source ----------------------------------------------
 
 
-def test_every_string_of_the_source_is_in_every_catalogue() -> None:
-    """Fails when a `_()`/`ngettext()` string was added or reworded without a
-    translation. Fix: `python -m companion.i18n_tools update`, translate the
-    new entries of each incan.po, run this again."""
-    problems = [str(p) for p in check()]
-    assert not problems, "\n".join(problems)
-
-
-def test_the_template_lists_exactly_the_source_strings() -> None:
-    messages, _problems = extract()
-    pot = [m for m in read_po((LOCALE / "incan.pot").read_text(encoding="utf-8")) if m.msgid]
-    assert {m.key for m in pot} == {m.key for m in messages}, (
-        "incan.pot is out of date: run python -m companion.i18n_tools update"
+def test_the_template_is_what_the_source_gives_now(tmp_path: Path) -> None:
+    """Fails when a `_()`/`ngettext()` string was added or reworded since the
+    last update. Fix: run the update, translate the new entries, run this again."""
+    fresh = tmp_path / "incan.pot"
+    assert i18n_tools.extract(fresh) == 0
+    now, committed = keys(template(fresh)), keys(template())
+    assert now == committed, (
+        f"incan.pot is out of date: run {UPDATE}\n"
+        f"new: {sorted(map(str, now - committed))}\ngone: {sorted(map(str, committed - now))}"
     )
+    places = {loc.split("/")[0] for m in template(fresh) for loc, _line in m.locations}
+    assert "ui" in places and "companion" not in places  # the core words nothing
 
 
 @pytest.mark.parametrize("code", list(LANGUAGES))
-def test_catalogue_is_complete_no_fuzzy_no_untranslated(code: str) -> None:
-    entries = [m for m in catalogue(code) if m.msgid and not m.obsolete]
+def test_every_string_of_the_template_is_in_the_catalogue(code: str) -> None:
+    assert keys(catalogue(code)) == keys(template()), f"run {UPDATE}"
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_catalogue_has_no_fuzzy_or_untranslated_entry(code: str) -> None:
+    cat = catalogue(code)
+    assert not cat.fuzzy, "the header is marked fuzzy: pybabel compile would skip the file"
+    entries = [m for m in cat if m.id]
     assert entries
-    assert [m.msgid for m in entries if m.fuzzy] == []
-    assert [m.msgid for m in entries if not m.translated] == []
-    header = next(m for m in catalogue(code) if not m.msgid)
-    assert f"Plural-Forms: {i18n.PLURAL_FORMS[code]}\n" in header.msgstr[0]
+    assert [m.id for m in entries if m.fuzzy] == [], "check these, then drop the fuzzy flag"
+    width = cat.num_plurals
+    untranslated = [m.id for m in entries if not all(forms(m.string))
+                    or (m.pluralizable and len(forms(m.string)) != width)]
+    assert untranslated == []
+
+
+def test_the_english_catalogue_says_every_string_as_itself() -> None:
+    for m in catalogue("en"):
+        if m.id:
+            assert forms(m.string) == forms(m.id), m.id
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_the_plural_forms_header(code: str) -> None:
+    assert catalogue(code).plural_forms == PLURAL_FORMS[code]
 
 
 @pytest.mark.parametrize("code", list(LANGUAGES))
 def test_translations_keep_the_placeholders(code: str) -> None:
+    """Each form of a translation names exactly the `{placeholders}` of the English."""
+    wrong = []
     for m in catalogue(code):
-        if not m.msgid or m.obsolete:
+        if not m.id:
             continue
-        given = placeholders(m.msgid) | placeholders(m.msgid_plural or "")
-        for s in m.msgstr:
-            assert placeholders(s) <= given, (code, m.msgid, s)
+        want = names(m.id)
+        wrong += [(m.id, s) for s in forms(m.string) if s and placeholders(s) != want]
+    assert wrong == []
+
+
+def test_the_placeholder_check_can_fail() -> None:
+    good = Message("{n} gem", "{n} klejnot")
+    bad = Message(("{n} gem", "{n} gems"), ("{n} klejnot", "klejnoty", "{count} klejnotów"))
+    assert placeholders(forms(good.string)[0]) == names(good.id)
+    assert [placeholders(s) == names(bad.id) for s in forms(bad.string)] == [True, False, False]
+
+
+def test_every_catalogue_compiles_with_babel(tmp_path: Path) -> None:
+    locale = tmp_path / "locale"
+    shutil.copytree(LOCALE, locale, ignore=shutil.ignore_patterns("*.mo"))
+    assert i18n_tools.pybabel("compile", "--domain", i18n.DOMAIN, "--directory",
+                              str(locale)) == 0
+    for code in LANGUAGES:
+        with po_file(code, locale).with_suffix(".mo").open("rb") as fp:
+            compiled = gettext.GNUTranslations(fp)._catalog  # type: ignore[attr-defined]
+        cat = catalogue(code)
+        for m in cat:  # every entry went in as it is: none left out as fuzzy or empty
+            if not m.id:
+                continue
+            key = (f"{m.context}\x04" if m.context else "") + forms(m.id)[0]
+            if m.pluralizable:
+                said = tuple(compiled.get((key, i)) for i in range(cat.num_plurals))
+            else:
+                said = (compiled.get(key),)
+            assert said == forms(m.string), (code, m.id)
 
 
 @pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext not installed")
@@ -77,94 +177,160 @@ def test_translations_keep_the_placeholders(code: str) -> None:
 def test_gnu_msgfmt_accepts_the_catalogue(code: str, tmp_path: Path) -> None:
     done = subprocess.run(
         ["msgfmt", "--check-format", "--check-domain", "-o", str(tmp_path / "x.mo"),
-         str(i18n.po_path(code))],
+         str(po_file(code))],
         capture_output=True, text=True, check=False,
     )
     assert done.returncode == 0, done.stderr
 
 
-# --- the extractor and the update ------------------------------------------------------
+# --- the kv extractor ------------------------------------------------------------------
+
+KEYWORDS = parse_keywords(i18n_tools.KEYWORDS)
 
 
-def _tree(root: Path, ui_py: str, kv: str = "") -> None:
-    (root / "ui").mkdir(parents=True)
-    (root / "ui" / "screen.py").write_text(ui_py, encoding="utf-8")
-    if kv:
-        (root / "ui" / "screen.kv").write_text(kv, encoding="utf-8")
+def test_the_kv_extractor_finds_the_setup_screen_strings() -> None:
+    kv = ROOT / "ui" / "setup.kv"
+    with kv.open("rb") as fp:
+        found = list(babel_kv.extract_kv(fp, KEYWORDS, ["i18n:"], {}))
+    lines = kv.read_text(encoding="utf-8").splitlines()
+    said = {message: lineno for lineno, _func, message, _notes in found}
+    assert "Hidden tents" in said and "Start" in said
+    assert "_('Hidden tents')" in lines[said["Hidden tents"] - 1]
 
 
-def test_extractor_reads_python_calls_and_kv_rules(tmp_path: Path) -> None:
-    _tree(
-        tmp_path,
-        "from companion.i18n import _, N_, ngettext, pgettext\n"
-        "a = _('Torch')\n"
-        "# i18n: the seat's choice\n"
-        "b = ngettext('{n} gem', '{n} gems', n)\n"
-        "c = pgettext('button', 'Camp')\n"
-        "d = N_('marked')\n"
-        "e = _(name)\n"
-        "f = _(f'no {x}')\n",
-        "#:import _ companion.i18n._\n"
-        "<Screen>:\n"
+def test_the_kv_extractor_on_tricky_lines() -> None:
+    kv = (
+        "#:import _ ui.i18n._\n"
+        "#:set label _('not this: a directive')\n"
+        "<Screen@Widget>:\n"
+        "    # text: _('commented out')\n"
         "    Label:\n"
-        "        text: _('Undo') if root.x else _(\"It's (odd)\")\n"
-        "        # text: _('commented out')\n",
+        "        # i18n: the seat's choice\n"
+        "        text: _('Undo') if root.x else _(\"It's (odd): {n}\")\n"
+        "        hint: pgettext('button', 'Camp')  # a note\n"
+        "    Label:\n"
+        "        text:\n"
+        "            ngettext('{n} gem',\n"
+        "                     '{n} gems', root.n).format(n=root.n)\n"
+        "        on_press:\n"
+        "            root.say(_('Pressed'))\n"
+        "            if root.x: root.say(npgettext('seat', '{n} left', '{n} left', 2))\n"
+        "        size_hint_y: None\n"
+        "        value: _(root.name)\n"
     )
-    messages, problems = extract(tmp_path)
-    keys = {(m.msgctxt, m.msgid, m.msgid_plural) for m in messages}
-    assert keys == {
-        (None, "Torch", None),
-        (None, "{n} gem", "{n} gems"),
-        ("button", "Camp", None),
-        (None, "marked", None),
-        (None, "Undo", None),
-        (None, "It's (odd)", None),
-    }
-    gem = next(m for m in messages if m.msgid == "{n} gem")
-    assert gem.comments == ["the seat's choice"]
-    assert gem.locations == ["ui/screen.py:4"]
-    assert "python-brace-format" in gem.flags
-    assert [p.what for p in problems] == ["_() of an f-string cannot be translated"]
+    found = list(babel_kv.extract_kv(io.BytesIO(kv.encode()), KEYWORDS, ["i18n:"], {}))
+    assert found == [
+        (7, "_", "Undo", ["i18n: the seat's choice"]),
+        (7, "_", "It's (odd): {n}", []),
+        (8, "pgettext", ("button", "Camp"), []),
+        (11, "ngettext", ("{n} gem", "{n} gems", None), []),
+        (14, "_", "Pressed", []),
+        (15, "npgettext", ("seat", "{n} left", "{n} left", None), []),
+        (17, "_", None, []),
+    ]
 
 
-def test_a_new_untranslated_string_fails_the_check(tmp_path: Path) -> None:
-    """What the first test does for the real tree, shown on a small one."""
-    _tree(tmp_path, "from companion.i18n import _\nx = _('Torch')\n")
+def test_the_kv_extractor_doctest() -> None:
+    result = doctest.testmod(babel_kv)
+    assert result.attempted and not result.failed
+
+
+def test_babel_reads_kv_files_through_the_mapping(tmp_path: Path) -> None:
+    """babel.cfg sends .kv files to ui.babel_kv, with the keywords of the update."""
+    from babel.messages.extract import extract_from_dir
+    from babel.messages.frontend import parse_mapping_cfg
+
+    (tmp_path / "screen.kv").write_text("<S>:\n    text: _('From kv')\n", encoding="utf-8")
+    (tmp_path / "screen.py").write_text("x = pgettext('menu', 'From py')\n", encoding="utf-8")
+    with (ROOT / "babel.cfg").open(encoding="utf-8") as fp:
+        method_map, options_map = parse_mapping_cfg(fp)  # type: ignore[no-untyped-call]
+    found = {(ctx, msg) for _f, _l, msg, _c, ctx in
+             extract_from_dir(str(tmp_path), method_map, options_map, keywords=KEYWORDS)}
+    assert found == {(None, "From kv"), ("menu", "From py")}
+
+
+# --- the compiled catalogues in use -----------------------------------------------------
+
+
+def test_the_compiled_mo_is_what_the_app_reads() -> None:
+    i18n.set_language("pl")
+    assert _("Undo") == "Cofnij"
+    mo = po_file("pl").with_suffix(".mo")
+    with mo.open("rb") as fp:
+        assert gettext.GNUTranslations(fp).gettext("Undo") == "Cofnij"
+
+
+def test_a_missing_or_stale_mo_shows_english_with_a_warning(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     locale = tmp_path / "locale"
-    assert update(tmp_path, locale) == []
-    assert any("untranslated" in str(p) for p in check(tmp_path, locale))
-    for code in TRANSLATED:  # a translator fills the catalogues in
-        po = i18n.po_path(code, locale)
-        po.write_text(
-            po.read_text(encoding="utf-8").replace('msgstr ""\n\n', 'msgstr "x"\n\n', 1)
-            .replace('msgid "Torch"\nmsgstr ""', 'msgid "Torch"\nmsgstr "x"'),
-            encoding="utf-8",
-        )
-    assert check(tmp_path, locale) == []
-    (tmp_path / "ui" / "screen.py").write_text(
-        "from companion.i18n import _\nx = _('Torch')\ny = _('Brand new')\n", encoding="utf-8"
-    )
-    problems = [str(p) for p in check(tmp_path, locale)]
-    assert len(problems) == len(LANGUAGES)
-    assert all("'Brand new' (ui/screen.py:3) is not in it" in p for p in problems)
+    shutil.copytree(LOCALE, locale)
+    mo = po_file("pl", locale).with_suffix(".mo")
+    assert i18n.translations("pl", locale).gettext("Undo") == "Cofnij"
+    # pip installs the .po a moment after the .mo: that is not an edit.
+    os.utime(po_file("pl", locale), (mo.stat().st_mtime + 1, mo.stat().st_mtime + 1))
+    assert i18n.translations("pl", locale).gettext("Undo") == "Cofnij"
+    assert not caplog.records
+    later = mo.stat().st_mtime + 60
+    os.utime(po_file("pl", locale), (later, later))  # the .po edited since
+    with caplog.at_level(logging.WARNING, logger="ui.i18n"):
+        assert isinstance(i18n.translations("pl", locale), gettext.NullTranslations)
+        assert i18n.translations("pl", locale).gettext("Undo") == "Undo"
+    assert len(caplog.records) == 1  # once
+    assert "older than its .po" in caplog.text and "scripts/build-translations.sh" in caplog.text
+    caplog.clear()
+    po_file("es", locale).with_suffix(".mo").unlink()
+    with caplog.at_level(logging.WARNING, logger="ui.i18n"):
+        assert i18n.translations("es", locale).gettext("Undo") == "Undo"
+    assert "is missing" in caplog.text and "scripts/build-translations.sh" in caplog.text
 
 
-def test_update_keeps_translations_and_offers_close_ones_as_fuzzy() -> None:
-    old = [
-        i18n.Message("Torch or camp?", msgstr=["Pochodnia czy obozowisko?"]),
-        i18n.Message("Undo", msgstr=["Cofnij"]),
-    ]
-    new = [i18n.Message("Torch or camp!"), i18n.Message("Undo"), i18n.Message("Start")]
-    merged = {m.msgid: m for m in merge("pl", new, old)}
-    assert merged["Undo"].msgstr == ["Cofnij"] and not merged["Undo"].fuzzy
-    assert merged["Torch or camp!"].msgstr == ["Pochodnia czy obozowisko?"]
-    assert merged["Torch or camp!"].fuzzy
-    assert merged["Start"].msgstr == [""]
-    assert merged["Torch or camp?"].obsolete
-    again = read_po(format_po(list(merged.values())))
-    assert [(m.msgid, m.msgstr, m.fuzzy, m.obsolete) for m in again] == [
-        (m.msgid, m.msgstr, m.fuzzy, m.obsolete) for m in merged.values()
-    ]
+def test_the_build_script_compiles_every_catalogue() -> None:
+    script = ROOT / "scripts" / "build-translations.sh"
+    assert os.access(script, os.X_OK)
+    po = po_file("ja")
+    os.utime(po)  # newer than its .mo: the script must compile again
+    env = {**os.environ, "PYTHON": sys.executable}
+    done = subprocess.run([str(script)], capture_output=True, text=True, check=False, env=env,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "compiling" in done.stdout
+    for code in LANGUAGES:
+        mo = po_file(code).with_suffix(".mo")
+        assert mo.is_file() and mo.stat().st_mtime >= po_file(code).stat().st_mtime
+    again = subprocess.run([str(script)], capture_output=True, text=True, check=True, env=env,
+                           timeout=120)
+    assert "up to date" in again.stdout
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(po.with_suffix(".mo"))], cwd=ROOT,
+                             check=False)
+    assert ignored.returncode == 0, ".mo files must not be committed"
+
+
+# --- no gettext file format of our own ------------------------------------------------
+
+SKIPPED_DIRS = {".git", ".venv", "out", "build", "dist", "__pycache__", ".mypy_cache",
+                ".ruff_cache", ".pytest_cache", ".hypothesis"}
+HAND_WRITTEN = [
+    re.compile(r"950412de", re.IGNORECASE),  # the .mo magic number
+    re.compile(r"\\xde\\x12\\x04\\x95", re.IGNORECASE),  # the same, as bytes
+    re.compile(r"""["']msg(?:id|str|ctxt)(?:_plural)?(?:\[|["'\s])"""),  # "msgid " etc.
+    re.compile(r"\^\s*msg(?:id|str|ctxt)"),  # a regex or awk pattern on .po lines
+]
+
+
+def test_no_file_reads_or_writes_po_or_mo_by_hand() -> None:
+    """Babel reads, writes and compiles the catalogues; gettext reads the .mo."""
+    found = []
+    for path in sorted(ROOT.rglob("*")):
+        rel = path.relative_to(ROOT)
+        if (SKIPPED_DIRS & set(rel.parts) or rel.parts[0].endswith(".egg-info")
+                or path.suffix not in (".py", ".sh", ".kv") or path == Path(__file__)):
+            continue
+        text = path.read_text(encoding="utf-8", errors="replace")
+        found += [f"{rel}: {p.pattern}" for p in HAND_WRITTEN if p.search(text)]
+    assert found == []
+    for gone in ("read_po", "mo_bytes", "compile_catalogues", "po_path", "mo_path", "Message"):
+        assert not hasattr(i18n, gone), gone
 
 
 # --- plural forms and choosing the language ------------------------------------------
@@ -227,54 +393,20 @@ def test_set_language_from_config_code_or_system(monkeypatch: pytest.MonkeyPatch
     assert _("Undo") == "取り消し"
     assert i18n.set_language("es") == "es"
     assert _("Undo") == "Deshacer"
+    assert i18n.pgettext("no such context", "Undo") == "Undo"
     with pytest.raises(ValueError, match="unknown language 'fr'"):
         i18n.set_language("fr")
     assert i18n.language() == "es"
+    assert list(LANGUAGES) == ["en", "pl", "es", "ja"]
 
 
-def test_configured_language_comes_from_the_config_file(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
-) -> None:
-    monkeypatch.setenv("LC_ALL", "es_ES.UTF-8")
-    config = tmp_path / "config.toml"
-    monkeypatch.setenv("INCAN_CONFIG", str(config))
-    assert i18n.set_configured_language() == "es"  # no file: the system's
-    config.write_text('[game]\nlanguage = "pl"\n', encoding="utf-8")
-    assert i18n.set_configured_language() == "pl"
-    config.write_text('[game]\nlanguage = "klingon"\n', encoding="utf-8")
-    assert i18n.set_configured_language() == "es"  # a bad file is not ours to report
-
-
-def test_mo_is_what_gettext_reads_and_a_newer_po_wins(tmp_path: Path) -> None:
-    locale = tmp_path / "locale"
-    shutil.copytree(LOCALE, locale, ignore=shutil.ignore_patterns("*.mo"))
-    assert i18n.translations("pl", locale).gettext("Undo") == "Cofnij"  # .po, in memory
-    written = i18n.compile_catalogues(locale)
-    assert sorted(p.parent.parent.name for p in written) == sorted(LANGUAGES)
-    with i18n.mo_path("pl", locale).open("rb") as fp:
-        mo = gettext.GNUTranslations(fp)
-    assert mo.gettext("Undo") == "Cofnij"
-    assert mo.ngettext("kept {n} gem", "kept {n} gems", 22) == "zachowuje {n} klejnoty"
-    po = i18n.po_path("pl", locale)
-    po.write_text(po.read_text(encoding="utf-8").replace('"Cofnij"', '"Wstecz"'),
-                  encoding="utf-8")
-    later = i18n.mo_path("pl", locale).stat().st_mtime + 10
-    os.utime(po, (later, later))
-    assert i18n.translations("pl", locale).gettext("Undo") == "Wstecz"
-    assert isinstance(i18n.translations("pl", tmp_path / "nowhere"), gettext.NullTranslations)
-
-
-def test_the_build_script_compiles_every_catalogue(tmp_path: Path) -> None:
-    script = ROOT / "scripts" / "build-translations.sh"
-    assert os.access(script, os.X_OK)
-    done = subprocess.run([str(script)], capture_output=True, text=True, check=False,
-                          env={**os.environ, "PYTHON": sys.executable}, timeout=60)
-    assert done.returncode == 0, done.stderr
-    for code in LANGUAGES:
-        assert i18n.mo_path(code).is_file()
-    ignored = subprocess.run(["git", "check-ignore", "-q", str(i18n.mo_path("pl"))], cwd=ROOT,
-                             check=False)
-    assert ignored.returncode == 0, ".mo files must not be committed"
+def test_new_strings_of_the_restructuring_are_translated() -> None:
+    said = {}
+    for code in TRANSLATED:
+        i18n.set_language(code)
+        said[code] = _("The reveal failed: {error}").format(error="E")
+    assert said == {"pl": "Nie udało się odkryć wyborów: E", "es": "Falló la revelación: E",
+                    "ja": "公開に失敗しました\uff1aE"}
 
 
 # --- the editions' vocabulary --------------------------------------------------------
@@ -293,8 +425,8 @@ VOCABULARY = {
 
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_the_editions_vocabulary(code: str) -> None:
-    from companion.describe import card_name, phase_name, status_name
     from companion.engine import Phase, Status
+    from ui.words import card_name, phase_name, status_name
 
     i18n.set_language(code)
     said = " ".join(
@@ -308,8 +440,8 @@ def test_the_editions_vocabulary(code: str) -> None:
 
 def test_readable_replay_follows_the_language_json_does_not() -> None:
     from companion import engine
-    from companion.cli import replay_log
-    from companion.describe import table
+    from incan_companion.commands.game import replay_log
+    from ui.words import table
 
     state = replay_log(EXAMPLE).state
     english = table(state)
@@ -334,7 +466,7 @@ def _glyph(font: object, char: str) -> tuple[object, bytes]:
 def test_the_font_draws_every_character_of_every_catalogue() -> None:
     from PIL import ImageFont
 
-    font_files = i18n.ui_font()
+    font_files = fonts.ui_font()
     assert font_files is not None, (
         "no font for every language: install the Debian package fonts-migmix "
         "(scripts/setup.sh does)"
@@ -342,8 +474,8 @@ def test_the_font_draws_every_character_of_every_catalogue() -> None:
     chars = set("".join(LANGUAGES.values())) | set("\u2022\u2026\u00d7\u00b7 0123456789")
     for code in LANGUAGES:
         for m in catalogue(code):
-            if m.msgid and not m.obsolete:
-                chars |= set("".join(m.msgstr))
+            if m.id:
+                chars |= set("".join(forms(m.string)))
     chars -= set(" \n\t")
     for path in filter(None, (font_files.regular, font_files.bold)):
         font = ImageFont.truetype(str(path), 24)
@@ -371,7 +503,7 @@ def test_terminal_columns_count_japanese_as_two() -> None:
 def _cli(*args: str, lang: str, tmp_path: Path) -> subprocess.CompletedProcess[str]:
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     env.update(LANG=lang, INCAN_CONFIG=str(tmp_path / "none.toml"), PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "companion", *args], capture_output=True,
+    return subprocess.run([sys.executable, "-m", "incan_companion", *args], capture_output=True,
                           text=True, env=env, cwd=ROOT, timeout=60, check=False)
 
 
@@ -395,56 +527,19 @@ def test_cli_readable_output_follows_the_locale_json_never(tmp_path: Path) -> No
 
 def test_font_choice_and_the_japanese_fallback(monkeypatch: pytest.MonkeyPatch,
                                                tmp_path: Path) -> None:
-    monkeypatch.delenv(i18n.FONT_ENV, raising=False)
-    font = i18n.ui_font()
+    monkeypatch.delenv(fonts.FONT_ENV, raising=False)
+    font = fonts.ui_font()
     assert font is not None and font.package == "fonts-migmix"
     assert font.bold is not None
     cjk = tmp_path / "cjk.ttc"
     cjk.write_bytes(b"")
-    monkeypatch.setattr(i18n, "FONT_CANDIDATES", (
-        i18n.FontFiles("gone", tmp_path / "gone.ttf", None, "fonts-gone"),))
-    monkeypatch.setattr(i18n, "JAPANESE_FALLBACKS", (
-        i18n.FontFiles("CJK", cjk, tmp_path / "no-bold.ttc", "fonts-cjk"),))
-    assert i18n.ui_font("pl") is None  # Polish keeps Kivy's Roboto: it has ą, ę, ł
-    fallback = i18n.ui_font("ja")
+    monkeypatch.setattr(fonts, "FONT_CANDIDATES", (
+        fonts.FontFiles("gone", tmp_path / "gone.ttf", None, "fonts-gone"),))
+    monkeypatch.setattr(fonts, "JAPANESE_FALLBACKS", (
+        fonts.FontFiles("CJK", cjk, tmp_path / "no-bold.ttc", "fonts-cjk"),))
+    assert fonts.ui_font("pl") is None  # Polish keeps Kivy's Roboto: it has ą, ę, ł
+    fallback = fonts.ui_font("ja")
     assert fallback is not None and fallback.regular == cjk and fallback.bold is None
-    monkeypatch.setenv(i18n.FONT_ENV, str(cjk))
-    chosen = i18n.ui_font("pl")
+    monkeypatch.setenv(fonts.FONT_ENV, str(cjk))
+    chosen = fonts.ui_font("pl")
     assert chosen is not None and chosen.regular == cjk
-
-
-TRICKY = [
-    i18n.Message("", msgstr=["Language: pl\nPlural-Forms: " + i18n.PLURAL_FORMS["pl"] + "\n"
-                             "Content-Type: text/plain; charset=UTF-8\n"]),
-    i18n.Message('say "hi"\\ \ttab', msgstr=['powiedz „cześć” \\ \ttab']),
-    i18n.Message("two\nlines", msgstr=["dwie\nlinie"]),
-    i18n.Message("Camp", msgctxt="button", msgstr=["Obóz"]),
-    i18n.Message("{n} gem", "{n} gems", msgstr=["{n} klejnot", "{n} klejnoty", "{n} klejnotów"]),
-    i18n.Message("maybe", msgstr=["może"], flags=["fuzzy"]),
-    i18n.Message("empty", msgstr=[""]),
-    i18n.Message("gone", msgstr=["było"], obsolete=True),
-]
-
-
-def test_po_round_trip_and_mo_as_gnu_msgfmt_would(tmp_path: Path) -> None:
-    text = format_po(TRICKY)
-    again = read_po(text)
-    assert [(m.msgctxt, m.msgid, m.msgid_plural, m.msgstr, m.fuzzy, m.obsolete) for m in again] \
-        == [(m.msgctxt, m.msgid, m.msgid_plural, m.msgstr, m.fuzzy, m.obsolete) for m in TRICKY]
-    import io
-
-    ours = gettext.GNUTranslations(io.BytesIO(i18n.mo_bytes(again)))
-    assert ours.gettext('say "hi"\\ \ttab') == 'powiedz „cześć” \\ \ttab'
-    assert ours.gettext("two\nlines") == "dwie\nlinie"
-    assert ours.pgettext("button", "Camp") == "Obóz" and ours.gettext("Camp") == "Camp"
-    assert [ours.ngettext("{n} gem", "{n} gems", n) for n in (1, 3, 5)] == [
-        "{n} klejnot", "{n} klejnoty", "{n} klejnotów"]
-    assert ours.gettext("maybe") == "maybe"  # fuzzy: not used, as msgfmt does
-    assert ours.gettext("empty") == "empty" and ours.gettext("gone") == "gone"
-    if shutil.which("msgfmt"):
-        po = tmp_path / "x.po"
-        po.write_text(text, encoding="utf-8")
-        subprocess.run(["msgfmt", "-o", str(tmp_path / "x.mo"), str(po)], check=True)
-        with (tmp_path / "x.mo").open("rb") as fp:
-            gnu = gettext.GNUTranslations(fp)
-        assert gnu._catalog == ours._catalog  # type: ignore[attr-defined]

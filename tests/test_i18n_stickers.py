@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from ui import i18n
+from ui import fonts, i18n
 
 CARDS = ("SNAKE1", "FIRE1", "A1", "T5A")
 SAID = {
@@ -33,11 +33,19 @@ def poppler(tool: str, pdf: Path) -> str:
     return subprocess.run(args, capture_output=True, text=True, check=True, timeout=60).stdout
 
 
-def sheet_text(code: str, out: Path) -> str:
-    from vision.stickers import write_pdf
+def write_sheet(out: Path) -> int:
+    """The sheet in the language in use, as `incan-companion stickers` writes it."""
+    from ui.words import card_name
+    from vision.stickers import LabelFont, write_pdf
 
+    found = fonts.ui_font()
+    font = LabelFont(found.name, found.regular, found.bold) if found is not None else None
+    return write_pdf(out, cards=CARDS, name=card_name, font=font)
+
+
+def sheet_text(code: str, out: Path) -> str:
     i18n.set_language(code)
-    write_pdf(out, cards=CARDS)
+    write_sheet(out)
     return poppler("pdftotext", out)
 
 
@@ -67,17 +75,17 @@ def test_sticker_payloads_do_not_change_with_the_language() -> None:
 def test_a_sheet_needing_a_missing_font_is_refused_with_the_package_to_install(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from vision.stickers import NoFontForLanguage, write_pdf
+    from vision.stickers import NoFontForLanguage
 
-    monkeypatch.setattr(i18n, "FONT_CANDIDATES", ())
-    monkeypatch.setattr(i18n, "JAPANESE_FALLBACKS", ())
-    monkeypatch.delenv(i18n.FONT_ENV, raising=False)
+    monkeypatch.setattr(fonts, "FONT_CANDIDATES", ())
+    monkeypatch.setattr(fonts, "JAPANESE_FALLBACKS", ())
+    monkeypatch.delenv(fonts.FONT_ENV, raising=False)
     i18n.set_language("ja")
     out = tmp_path / "ja.pdf"
     with pytest.raises(NoFontForLanguage, match="fonts-migmix"):
-        write_pdf(out, cards=CARDS)
+        write_sheet(out)
     assert not out.exists()
     i18n.set_language("es")  # Helvetica has every Spanish letter
-    write_pdf(out, cards=CARDS)
+    write_sheet(out)
     text = poppler("pdftotext", out)
     assert all(word in text for word in SAID["es"]), text
