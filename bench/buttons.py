@@ -30,8 +30,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
 from companion.choices import Choice, ChoiceCollector
-from incan_companion.config import DEFAULT_PINS
 from hardware.panel import SeatPanel
+from hardware.pins import DEFAULT_PINS
 
 
 def summary(name: str, seconds: list[float]) -> str:

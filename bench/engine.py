@@ -75,7 +75,9 @@ def main() -> None:
         log = Path(folder) / "game.jsonl"
         log.write_text("\n".join(lines) + "\n")
         bare = time_command([sys.executable, "-c", "pass"])
-        replay = time_command([sys.executable, "-m", "incan_companion", "replay", str(log), "--json"])
+        replay = time_command(
+            [sys.executable, "-m", "incan_companion", "replay", str(log), "--json"]
+        )
     print(
         f"CLI start-up, `replay --json` of that game: {replay * 1000:.0f} ms"
         f" (bare python: {bare * 1000:.0f} ms, ratio {replay / bare:.1f}x)"

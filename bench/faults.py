@@ -489,30 +489,30 @@ def camera_recovery(
     being back (delivering on its next open or read) to the table showing it
     ok; with the real reopening back-off of vision.sources unless ``backoff``.
     """
-    from incan_companion.config import CameraConfig, Config
     from companion.events import Start
-    from ui.i18n import _
+    from companion.notices import CameraStatus
     from incan_companion.compose import build
+    from incan_companion.config import CameraConfig, Config
 
-    shown_ok, shown_none = _("camera ok"), _("no camera: enter cards by tapping")
+    shown_ok, shown_none = CameraStatus.OK, CameraStatus.NO_CAMERA
     ui = UiQueue()
     camera = flaky_camera(seed=5, backoff=backoff)
     with tempfile.TemporaryDirectory() as tmp:
         config = Config(camera=CameraConfig(source="v4l2"), data_file=Path(tmp) / "g.sqlite")
         device = build_with_source(build, config, camera, stall_timeout, ui.post)
         try:
-            table = device.new_game(Start(("Ana", "Bo", "Cy")))
-            ui.wait(lambda: camera.reads > 3 and table.scanner_status == shown_ok, 30)
+            table = device.games.new_game(Start(("Ana", "Bo", "Cy")))
+            ui.wait(lambda: camera.reads > 3 and table.camera is shown_ok, 30)
             t_fail = time.monotonic()
             camera.fail(mode)
-            t_noticed = ui.wait(lambda: table.scanner_status == shown_none, 60)
+            t_noticed = ui.wait(lambda: table.camera is shown_none, 60)
             end = t_fail + outage
             while time.monotonic() < end:
                 ui.pump()
                 time.sleep(0.01)
             t_back = time.monotonic()
             camera.recover()
-            t_ok = ui.wait(lambda: table.scanner_status == shown_ok, 60)
+            t_ok = ui.wait(lambda: table.camera is shown_ok, 60)
         finally:
             device.close()
     return {"noticed": t_noticed - t_fail, "recovered": t_ok - t_back}
@@ -646,8 +646,8 @@ def startup_time(tmp: Path) -> dict[str, float]:
     import) is kept beside it.
     """
     env = service_environment(tmp)
-    command = [sys.executable, "-m", "incan_companion", "run", "--fullscreen", "--buttons", "keyboard",
-               "--camera", "virtual", "--quit-after", "1.0"]  # fmt: skip
+    command = [sys.executable, "-m", "incan_companion", "run", "--fullscreen",
+               "--buttons", "keyboard", "--camera", "virtual", "--quit-after", "1.0"]  # fmt: skip
     t0 = time.monotonic()
     proc = subprocess.Popen(command, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             text=True, cwd=tmp)  # fmt: skip

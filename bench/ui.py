@@ -28,10 +28,12 @@ configure(quiet=True, fast=True)
 
 from kivy.base import EventLoop  # noqa: E402
 
-from incan_companion.config import Config  # noqa: E402
-from companion.events import Reveal, Start  # noqa: E402
+from companion.choices import Choice  # noqa: E402
+from companion.engine import Phase  # noqa: E402
+from companion.events import Start  # noqa: E402
 from companion.simulate import VirtualClock  # noqa: E402
 from incan_companion.compose import build  # noqa: E402
+from incan_companion.config import Config  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 
 NAMES = ("Agnieszka", "Bartłomiej", "Carmen", "Dee", "Eli", "Fumiko", "Gus", "Hal")
@@ -57,17 +59,19 @@ def main() -> int:
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         data = Path(tmp) / "games.sqlite"
-        device = build(Config(data_file=data), clock=VirtualClock(), seat_input="keyboard",
-                       camera="none", data_file=data)
-        app = CompanionApp(device)
-        app._run_prepare()
-        table = device.new_game(Start(NAMES, "incan-gold"))
-        app._attach(table)
+        # Countdown 0: the reveal comes with the last seat's press.
+        device = build(Config(data_file=data, countdown=0.0), clock=VirtualClock(),
+                       seat_input="keyboard", camera="none", data_file=data)
+        table = device.games.new_game(Start(NAMES, "incan-gold"))
+        app = CompanionApp(device.games, device.controls())  # opens on the game
+        app._run_prepare()  # Kivy's: the window and screens, without running the loop
         for i, card in enumerate(PATH):
             table.enter_card(card)
             if i < len(PATH) - 1:
                 camp = (2,) if card == "T5A" else (5,) if card == "T11B" else ()
-                table._accept(Reveal(camp))
+                for seat in sorted(table.collector.due):
+                    table.press(seat, Choice.CAMP if seat in camp else Choice.TORCH)
+        assert table.state.phase is Phase.CHOOSE and len(table.state.path) == len(PATH)
         for _ in range(5):
             EventLoop.idle()
         assert len(app.table_screen.ids.path.cards) == len(PATH)

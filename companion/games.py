@@ -17,6 +17,7 @@ the real store and seat lights, the tests with fakes.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable, Iterable
@@ -28,12 +29,13 @@ from companion.ports import Clock, EventStore, SeatLights
 from companion.session import Session
 from companion.table import Table
 
-__all__ = ["HIDDEN_TENTS", "LANGUAGE", "Games"]
+__all__ = ["HIDDEN_TENTS", "LANGUAGE", "LAST_TABLE", "Games"]
 
 _log = logging.getLogger(__name__)
 
 HIDDEN_TENTS = "hidden_tents"  # a per-game option kept in the data file
 LANGUAGE = "language"  # the set-up screen's choice, kept in the data file
+LAST_TABLE = "last_table"  # the names of the last table that played, in seat order
 
 
 class Games:
@@ -76,6 +78,10 @@ class Games:
         table = Table.new(self.store, start, countdown=self.countdown, clock=self.clock)
         hidden = self.hidden_tents_default if hidden_tents is None else hidden_tents
         self.store.set_option(table.game, HIDDEN_TENTS, "1" if hidden else "0")
+        try:  # the next set-up offers the same table; the game is stored already
+            self.store.set_setting(LAST_TABLE, json.dumps(list(start.seats), ensure_ascii=False))
+        except Exception:
+            _log.exception("remembering the table")
         self._use(table)
         return table
 
@@ -121,6 +127,30 @@ class Games:
             self.store.set_setting(LANGUAGE, code)
         except Exception:
             _log.exception("storing the chosen language")  # still used for this run
+
+    def last_table(self) -> tuple[str, ...]:
+        """The names of the last table that started a game (empty: none yet).
+
+        >>> from companion.memory import MemoryStore
+        >>> games = Games(MemoryStore())
+        >>> _ = games.new_game(Start(("Zofia", "Íñigo", "さくら", "Bo")))
+        >>> games.last_table()
+        ('Zofia', 'Íñigo', 'さくら', 'Bo')
+        """
+        try:
+            said = self.store.setting(LAST_TABLE)
+        except Exception:
+            _log.exception("reading the last table")
+            return ()
+        if not said:
+            return ()
+        try:
+            names = json.loads(said)
+        except ValueError:
+            return ()
+        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
+            return ()
+        return tuple(names)
 
     # --- the camera's status ----------------------------------------------------------
 

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import importlib.util
+import sqlite3
 import sys
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from companion.events import Correct, Draw, Event, Reveal, Start, Undo
 from companion.session import Session
@@ -39,4 +41,34 @@ def load_bench(name: str) -> ModuleType:
     return sys.modules[key]
 
 
-__all__ = ["NAMES", "Correct", "Draw", "Reveal", "Start", "Undo", "lefts", "load_bench", "play"]
+def sqlite_connections(monkeypatch: Any) -> list[sqlite3.Connection]:
+    """Every SQLite connection opened from now on (``monkeypatch``: pytest's fixture).
+
+    For settings SQLite keeps per connection (``PRAGMA synchronous``): a
+    connection of the test's own would show its own default, not what the
+    store set on the connection it writes through.
+    """
+    opened: list[sqlite3.Connection] = []
+    real = sqlite3.connect
+
+    def connect(*args: Any, **kwargs: Any) -> sqlite3.Connection:
+        db: sqlite3.Connection = real(*args, **kwargs)
+        opened.append(db)
+        return db
+
+    monkeypatch.setattr(sqlite3, "connect", connect)
+    return opened
+
+
+__all__ = [
+    "NAMES",
+    "Correct",
+    "Draw",
+    "Reveal",
+    "Start",
+    "Undo",
+    "lefts",
+    "load_bench",
+    "play",
+    "sqlite_connections",
+]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import doctest
 
 import pytest
@@ -23,8 +24,11 @@ class Table:
         self.reveals: list[tuple[int, ...]] = []
         self.changes = 0
         self.c = ChoiceCollector(
-            self.reveals.append, countdown=countdown, clock=self.clock, on_change=self.changed
+            self.revealed, countdown=countdown, clock=self.clock, on_change=self.changed
         )
+
+    def revealed(self, camp: tuple[int, ...]) -> None:
+        self.reveals.append(camp)
 
     def changed(self) -> None:
         self.changes += 1
@@ -32,6 +36,19 @@ class Table:
     def wait(self, seconds: float) -> bool:
         self.clock.advance(seconds)
         return self.c.tick()
+
+    def camp_if_revealed_now(self) -> tuple[int, ...]:
+        """The reveal if every seat still waiting chose torch now and the countdown ran out.
+
+        Played on a copy (its own collector, clock and reveals), so this table
+        goes on untouched: the secret choices are seen only as a reveal shows them.
+        """
+        probe = copy.deepcopy(self)
+        for seat in sorted(probe.c.waiting_for):
+            assert probe.c.press(seat, T)
+        assert probe.wait(probe.c.countdown + 0.001)
+        assert self.reveals == probe.reveals[:-1]
+        return probe.reveals[-1]
 
 
 def test_doctests() -> None:
@@ -247,6 +264,8 @@ def test_random_presses_keep_the_last_press_of_each_due_seat(
         if seat in due:
             last[seat] = choice
         assert t.c.chosen == set(last) == t.c.leds()
-        assert t.c._choices == last  # white-box: the secret state is exactly the last presses
+        # The secret state is exactly the last presses: camp for those whose
+        # last press was camp, and for nobody else.
+        assert t.camp_if_revealed_now() == tuple(sorted(s for s, c in last.items() if c is C))
         assert (t.c.countdown_left is not None) == (set(last) == due)
         t.clock.advance(gap)

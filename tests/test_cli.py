@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from companion import engine
+from companion.events import Draw, Reveal, Start, Undo
 from incan_companion import cli
 from incan_companion.commands.game import replay_log
-from companion.events import Draw, Reveal, Start, Undo
 from incan_companion.store import Store
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -10,14 +10,13 @@ from pathlib import Path
 
 import pytest
 
+from hardware.pins import DEFAULT_PINS, SeatPins
 from incan_companion.config import (
     CONFIG_ENV,
     DATA_ENV,
-    DEFAULT_PINS,
     CameraConfig,
     Config,
     ConfigError,
-    SeatPins,
     default_config_path,
     default_data_file,
     load,

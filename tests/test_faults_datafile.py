@@ -22,7 +22,9 @@ from pathlib import Path
 import pytest
 
 from companion.events import Draw, Reveal, Start
+from companion.notices import DataFileSetAside
 from incan_companion.store import DamagedFile, Store, open_or_set_aside
+from ui.words import notice_text
 
 ROOT = Path(__file__).resolve().parent.parent
 START = Start(("Ana", "Bo", "Cy"), "incan-gold")
@@ -101,12 +103,15 @@ def test_set_aside_keeps_every_byte_and_starts_a_new_file(
 ) -> None:
     path = tmp_path / "games.sqlite"
     original = make(path)  # type: ignore[operator]
-    store, message = open_or_set_aside(path)
+    store, aside = open_or_set_aside(path)
     try:
-        assert message is not None
-        assert words in message
+        assert isinstance(aside, DataFileSetAside)
+        assert words in aside.problem
         copies = set_aside_copies(tmp_path)
         assert len(copies) == 1
+        assert aside.aside == copies[0].name
+        message = notice_text(aside)
+        assert words in message
         assert f"It was set aside as {copies[0].name}; a new data file was started." in message
         assert sha(copies[0].read_bytes()) == sha(original)
         # The path now holds a new, empty data file of ours.
@@ -125,10 +130,11 @@ def test_set_aside_takes_the_wal_and_shm_along(tmp_path: Path) -> None:
     path.write_text("not a database", encoding="utf-8")
     Path(f"{path}-wal").write_bytes(b"wal bytes")
     Path(f"{path}-shm").write_bytes(b"shm bytes")
-    store, message = open_or_set_aside(path)
+    store, aside = open_or_set_aside(path)
     store.close()
-    assert message is not None
+    assert aside is not None
     (copy,) = set_aside_copies(tmp_path)
+    assert aside.aside == copy.name
     assert copy.read_text("utf-8") == "not a database"
     assert Path(f"{copy}-wal").read_bytes() == b"wal bytes"
     assert Path(f"{copy}-shm").read_bytes() == b"shm bytes"
@@ -142,9 +148,10 @@ def test_a_file_from_a_newer_version_is_set_aside_not_upgraded(tmp_path: Path) -
     db.commit()
     db.close()
     original = path.read_bytes()
-    store, message = open_or_set_aside(path)
+    store, aside = open_or_set_aside(path)
     store.close()
-    assert message is not None and "newer version" in message
+    assert aside is not None and "newer version" in aside.problem
+    assert "newer version" in notice_text(aside)
     assert set_aside_copies(tmp_path)[0].read_bytes() == original
 
 
@@ -171,9 +178,9 @@ def test_two_bad_files_in_the_same_second_keep_both_copies(
 def test_a_good_file_is_never_set_aside(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite"
     original = a_data_file(path, games=2)
-    store, message = open_or_set_aside(path)
+    store, aside = open_or_set_aside(path)
     store.close()
-    assert message is None
+    assert aside is None
     assert set_aside_copies(tmp_path) == []
     assert path.read_bytes() == original
 
@@ -200,22 +207,25 @@ def test_a_store_error_that_is_not_the_files_fault_is_raised_not_set_aside(
 
 
 def test_the_device_shows_the_message_and_plays_on_a_new_file(tmp_path: Path) -> None:
-    from incan_companion.config import Config
     from incan_companion.compose import build
+    from incan_companion.config import Config
 
     path = tmp_path / "games.sqlite"
     original = another_programs_sqlite(path)
     device = build(Config(data_file=path), seat_input="keyboard", camera="none")
     try:
-        assert device.store_message is not None
-        table = device.new_game(START)
-        texts = [n.text for n in table.notices]
-        assert device.store_message in texts
-        assert [n.level for n in table.notices if n.text == device.store_message] == ["warning"]
+        asides = [r for r, _level in device.games.startup if isinstance(r, DataFileSetAside)]
+        assert len(asides) == 1
+        (aside,) = asides
+        table = device.games.new_game(START)
+        reasons = [n.reason for n in table.notices]
+        assert aside in reasons
+        assert [n.level for n in table.notices if n.reason == aside] == ["warning"]
         assert table.enter_card("T9")
     finally:
         device.close()
     (copy,) = set_aside_copies(tmp_path)
+    assert aside.aside == copy.name
     assert copy.read_bytes() == original
     with Store(path, readonly=True) as store:
         assert store.events(1) == [START, Draw("T9")]
@@ -236,8 +246,8 @@ def test_the_app_starts_with_a_damaged_data_file_and_sets_it_aside(tmp_path: Pat
         "KIVY_NO_FILELOG": "1",
     }
     result = subprocess.run(
-        [sys.executable, "-m", "incan_companion", "run", "--buttons", "keyboard", "--camera", "none",
-         "--quit-after", "0.5"],
+        [sys.executable, "-m", "incan_companion", "run", "--buttons", "keyboard",
+         "--camera", "none", "--quit-after", "0.5"],
         env=env, capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]

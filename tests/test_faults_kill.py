@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import load_bench
+from helpers import load_bench, sqlite_connections
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -82,14 +82,17 @@ def test_an_event_stored_but_not_yet_acknowledged_is_kept_and_replayed(tmp_path:
                           '{"event": "draw", "card": "T9"}']  # fmt: skip
 
 
-def test_the_data_file_is_in_wal_mode_with_full_sync(tmp_path: Path) -> None:
+def test_the_data_file_is_in_wal_mode_with_full_sync(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """What makes a power cut (not only a kill) lose nothing that was shown."""
     data = tmp_path / "games.sqlite"
     faults.run_writer(data, 1, None)
     from incan_companion.store import Store
 
-    with Store(data) as store:
-        db = store._db
+    opened = sqlite_connections(monkeypatch)
+    with Store(data):
+        (db,) = opened  # the store's own connection: synchronous is set per connection
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from helpers import lefts, play
 
-from incan_companion.commands.game import replay_log
-from incan_companion.errors import BadInput
 from companion.engine import Phase, Status
 from companion.events import Correct, Draw, Reveal, Start, Undo
 from companion.session import CorrectionRefused, LogError, NothingToUndo, Session
+from incan_companion.commands.game import replay_log
+from incan_companion.errors import BadInput
 
 
 def test_undo_takes_back_the_latest_event_and_is_repeatable() -> None:

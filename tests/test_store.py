@@ -6,8 +6,10 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from helpers import sqlite_connections
 
 from companion.events import Draw, Reveal, Start, Undo
+from companion.notices import DataFileSetAside
 from incan_companion.store import (
     APPLICATION_ID,
     DamagedFile,
@@ -17,6 +19,7 @@ from incan_companion.store import (
     StoreError,
     open_or_set_aside,
 )
+from ui.words import notice_text
 
 START = Start(("Ana", "Bo", "Cy"), "diamant")
 
@@ -47,9 +50,10 @@ def test_a_games_table_options_are_kept_apart_from_its_log(tmp_path: Path) -> No
         assert store.events(second) == [START]  # the game log is untouched
 
 
-def test_durability_settings(tmp_path: Path) -> None:
-    with Store(tmp_path / "g.sqlite") as store:
-        db = store._db
+def test_durability_settings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    opened = sqlite_connections(monkeypatch)
+    with Store(tmp_path / "g.sqlite"):
+        (db,) = opened  # the store's own connection: synchronous is set per connection
         assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
         assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
         assert db.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
@@ -113,7 +117,11 @@ def stored_game(path: Path, draws: int = 40) -> None:
         game = store.new_game(START)
         for i in range(draws):
             store.append(game, Draw("T9") if i % 2 == 0 else Reveal(()))
-        store._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        db = sqlite3.connect(path)
+        try:
+            db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            db.close()
 
 
 def test_a_damaged_file_is_reported(tmp_path: Path) -> None:
@@ -127,21 +135,24 @@ def test_a_damaged_file_is_reported(tmp_path: Path) -> None:
 def test_open_or_set_aside_keeps_the_bad_file_and_starts_anew(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite"
     path.write_text("not a database")
-    store, message = open_or_set_aside(path)
+    store, reason = open_or_set_aside(path)
     with store:
-        assert message is not None and "set aside as games.sqlite.bad-" in message
+        assert isinstance(reason, DataFileSetAside)
+        assert reason.aside.startswith("games.sqlite.bad-")
+        assert "set aside as games.sqlite.bad-" in notice_text(reason)
         store.new_game(START)
     aside = [p for p in tmp_path.iterdir() if p.name.startswith("games.sqlite.bad-")]
     assert len(aside) == 1
+    assert aside[0].name == reason.aside
     assert aside[0].read_text() == "not a database"
 
 
 def test_open_or_set_aside_on_a_good_file_says_nothing(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite"
     stored_game(path, 4)
-    store, message = open_or_set_aside(path)
+    store, reason = open_or_set_aside(path)
     with store:
-        assert message is None
+        assert reason is None
         assert len(store.events(store.latest())) == 5
 
 

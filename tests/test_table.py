@@ -9,11 +9,24 @@ import pytest
 
 from companion import engine
 from companion.choices import Choice
-from companion.engine import Phase
+from companion.engine import Phase, Unplayable
 from companion.events import Correct, Draw, Reveal, Start, Undo
+from companion.notices import (
+    CameraStatus,
+    CannotCome,
+    CardHeld,
+    Failed,
+    GameIsOver,
+    HeldReturned,
+    NotACard,
+    NothingToUndo,
+    Step,
+    StepRefused,
+)
 from companion.simulate import VirtualClock, choose_camp, next_card
-from incan_companion.store import Store
 from companion.table import MAX_NOTICES, Table
+from incan_companion.store import Store
+from ui.words import notice_text
 
 TORCH, CAMP = Choice.TORCH, Choice.CAMP
 
@@ -84,7 +97,8 @@ def test_an_earlier_card_of_the_path_is_refused_with_a_reason(
     choose(table, clock, TORCH, TORCH, TORCH)
     assert not table.scan("T11A")
     assert table.notice is not None
-    assert table.notice.text == "Treasure 11 (T11A) is already on the path."
+    assert table.notice.reason == CannotCome("T11A", Unplayable.ON_PATH)
+    assert notice_text(table.notice.reason) == "Treasure 11 (T11A) is already on the path."
     assert table.notice.level == "warning"
     assert len(stored(store, table)) == 5
 
@@ -102,7 +116,8 @@ def test_the_last_card_of_a_round_may_open_the_next(store: Store, clock: Virtual
 def test_unknown_text_is_not_a_card(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     assert not table.scan("T12")
-    assert table.notice is not None and table.notice.text == "Not a card: T12"
+    assert table.notice is not None and table.notice.reason == NotACard("T12")
+    assert notice_text(table.notice.reason) == "Not a card: T12"
     assert table.state.path == ()
 
 
@@ -110,7 +125,8 @@ def test_an_artifact_of_a_later_round_cannot_come(store: Store, clock: VirtualCl
     table = new_table(store, clock)
     assert not table.enter_card("A3")
     assert table.notice is not None
-    assert table.notice.text == "Artifact 3 (A3) cannot come now."
+    assert table.notice.reason == CannotCome("A3", Unplayable.LATER_ROUND)
+    assert notice_text(table.notice.reason) == "Artifact 3 (A3) cannot come now."
     assert len(stored(store, table)) == 1
 
 
@@ -122,7 +138,8 @@ def test_a_card_turned_during_the_choice_waits_for_the_reveal(
     assert table.scan("T5A")
     assert table.held == "T5A"
     assert table.notice is not None
-    assert table.notice.text == "Treasure 5 waits until the choices are revealed."
+    assert table.notice.reason == CardHeld("T5A")
+    assert notice_text(table.notice.reason) == "Treasure 5 waits until the choices are revealed."
     assert len(table.state.path) == 1
     choose(table, clock, CAMP, TORCH, TORCH)
     # Ana banked 3 + 2 left on the card; then T5A split between Bo and Cy.
@@ -143,7 +160,10 @@ def test_a_held_card_is_dropped_when_everyone_leaves(store: Store, clock: Virtua
     assert table.state.phase is Phase.ROUND_OVER
     assert table.held is None
     assert table.notice is not None
-    assert table.notice.text == "Nobody is left in the temple: shuffle treasure 5 back in."
+    assert table.notice.reason == HeldReturned("T5A")
+    assert notice_text(table.notice.reason) == (
+        "Nobody is left in the temple: shuffle treasure 5 back in."
+    )
     assert not any(isinstance(e, Draw) and e.card == "T5A" for e in stored(store, table))
 
 
@@ -161,7 +181,8 @@ def test_nothing_is_drawn_after_the_game(store: Store, clock: VirtualClock) -> N
     assert table.state.phase is Phase.GAME_OVER
     n = len(stored(store, table))
     assert not table.scan("T1")
-    assert table.notice is not None and table.notice.text.startswith("The game is over")
+    assert table.notice is not None and table.notice.reason == GameIsOver("T1")
+    assert notice_text(table.notice.reason).startswith("The game is over")
     assert len(stored(store, table)) == n
 
 
@@ -252,7 +273,8 @@ def test_undo_of_a_draw_lets_the_camera_read_the_card_again(
 def test_nothing_to_undo(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     assert not table.undo()
-    assert table.notice is not None and table.notice.text == "Nothing to undo."
+    assert table.notice is not None and table.notice.reason == NothingToUndo()
+    assert notice_text(table.notice.reason) == "Nothing to undo."
 
 
 def test_a_refused_correction_changes_nothing(store: Store, clock: VirtualClock) -> None:
@@ -267,6 +289,7 @@ def test_a_refused_correction_changes_nothing(store: Store, clock: VirtualClock)
     assert [p.card for p in table.state.path] == ["SPIDER1", "T9", "T3"]
     assert len(stored(store, table)) == 6
     assert table.notice is not None and table.notice.level == "warning"
+    assert isinstance(table.notice.reason, StepRefused)
 
 
 def test_correction_options_are_the_sessions(store: Store, clock: VirtualClock) -> None:
@@ -307,7 +330,8 @@ def test_a_step_that_cannot_be_saved_is_not_taken(
     assert table.state.seats[0].banked == 0
     assert table.notice is not None
     assert table.notice.level == "error"
-    assert table.notice.text == (
+    assert table.notice.reason == Failed(Step.SAVE, "No space left on device")
+    assert notice_text(table.notice.reason) == (
         "Could not save the game, the step was not taken: No space left on device"
     )
     assert table.collector.is_open  # the seats can choose again
@@ -367,18 +391,18 @@ def test_one_notification_per_reveal_with_a_held_card(store: Store, clock: Virtu
 def test_notices_are_bounded(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     for i in range(MAX_NOTICES + 5):
-        table.say(f"n{i}")
+        table.say(NotACard(f"n{i}"))
     assert len(table.notices) == MAX_NOTICES
-    assert table.notices[-1].text == f"n{MAX_NOTICES + 4}"
+    assert table.notices[-1].reason == NotACard(f"n{MAX_NOTICES + 4}")
 
 
-def test_scanner_status(store: Store, clock: VirtualClock) -> None:
+def test_camera_status(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
-    calls: list[str] = []
-    table.listen(lambda t: calls.append(t.scanner_status))
-    table.set_scanner_status("camera ok")
-    table.set_scanner_status("camera ok")
-    assert calls == ["camera ok"]
+    calls: list[CameraStatus] = []
+    table.listen(lambda t: calls.append(t.camera))
+    table.set_camera(CameraStatus.OK)
+    table.set_camera(CameraStatus.OK)
+    assert calls == [CameraStatus.OK]
 
 
 # --- whole games ------------------------------------------------------------------

@@ -4,18 +4,24 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import random
+import sys
 import threading
 import time
+import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
-from incan_companion.config import Config
+from companion.choices import Choice
 from companion.engine import Phase
 from companion.events import Start
+from companion.notices import CameraStatus, DataFileSetAside, Failed, Step
+from companion.ports import direct
 from incan_companion.compose import Device, build
+from incan_companion.config import Config
+from ui.words import camera_text, notice_text
 
 
 class Inbox:
@@ -53,41 +59,42 @@ def device(tmp_path: Path, inbox: Inbox) -> Iterator[Device]:
 
 
 def test_a_virtual_card_goes_through_the_scanner_thread(device: Device, inbox: Inbox) -> None:
-    table = device.new_game(Start(("Ana", "Bo", "Cy")))
-    assert device.virtual is not None and device.scanner is not None
-    card = device.turn_virtual_card(random.Random(1))
+    table = device.games.new_game(Start(("Ana", "Bo", "Cy")))
+    assert device.camera.virtual is not None and device.camera.scanner is not None
+    card = device.turn_virtual_card()
     assert card is not None
     inbox.drain(lambda: len(table.state.path) == 1)
     assert table.state.path[0].card == card
     assert "vision-scanner" in inbox.threads  # it came from the scanner's thread
-    assert table.scanner_status == "virtual table: tap Turn a card"
+    assert table.camera is CameraStatus.VIRTUAL
+    assert camera_text(table.camera) == "virtual table: tap Turn a card"
 
 
 def test_mock_pins_press_debounced_and_light_the_leds(device: Device, inbox: Inbox) -> None:
-    table = device.new_game(Start(("Ana", "Bo", "Cy")))
+    table = device.games.new_game(Start(("Ana", "Bo", "Cy")))
     table.enter_card("T9")
-    factory = device.pin_factory
-    pins = device.config.pins
-    factory.pin(pins[0].camp).drive_low()
-    factory.pin(pins[0].camp).drive_high()
+    seats = device.seats.mock
+    assert seats is not None and device.seats.kind == "mock"
+    assert device.seats.lights is seats  # the LEDs the table lights are the mock's
+    seats.press(0, Choice.CAMP)
     inbox.drain(lambda: 0 in table.collector.chosen)
-    assert factory.pin(pins[0].led).state == 1
-    assert factory.pin(pins[1].led).state == 0
+    assert seats.lit() == {0}
     for seat in (1, 2):
-        factory.pin(pins[seat].torch).drive_low()
-        factory.pin(pins[seat].torch).drive_high()
+        seats.press(seat, Choice.TORCH)
     inbox.drain(lambda: table.state.phase is Phase.DRAW)  # countdown 0: revealed at once
     assert table.state.seats[0].banked == 3
-    assert all(factory.pin(p.led).state == 0 for p in pins[:3])  # a new turn: all off
+    assert seats.lit() == frozenset()  # a new turn: all off
 
 
 def test_no_camera_and_keyboard(tmp_path: Path) -> None:
     data = tmp_path / "games.sqlite"
     d = build(Config(data_file=data), seat_input="keyboard", camera="none", data_file=data)
     try:
-        table = d.new_game(Start(("Ana", "Bo", "Cy")))
-        assert d.source is None and d.scanner is None and d.virtual is None
-        assert table.scanner_status == "no camera: enter cards by tapping"
+        table = d.games.new_game(Start(("Ana", "Bo", "Cy")))
+        camera = d.camera
+        assert camera.source is None and camera.scanner is None and camera.virtual is None
+        assert table.camera is CameraStatus.NO_CAMERA
+        assert camera_text(table.camera) == "no camera: enter cards by tapping"
         table.enter_card("T3")
         assert d.key("q") and d.key("2") and d.key("3")
         assert not d.key("x") and not d.key("4")  # not a key; seat 4 does not play
@@ -100,28 +107,49 @@ def test_a_desktop_falls_back_to_the_keyboard(tmp_path: Path) -> None:
     data = tmp_path / "games.sqlite"
     d = build(Config(data_file=data), seat_input="auto", camera="none", data_file=data)
     try:
-        assert d.seat_input == "keyboard"  # this machine is no Pi
-        assert d.panel is None
+        assert d.seats.kind == "keyboard"  # this machine is no Pi
+        assert d.seats.lights is None
     finally:
         d.close()
 
 
-def test_the_language_picked_on_the_device_outranks_the_config(tmp_path: Path) -> None:
-    from ui import i18n
+def test_the_language_picked_on_the_device_outranks_the_config(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``incan-companion run`` with a stand-in for the Kivy app, which records
+    the language in use and the start-up notices as it would word them."""
+    import ui.kivy_setup
+    from incan_companion import cli
     from incan_companion.store import Store
+    from ui import i18n
 
     data = tmp_path / "games.sqlite"
     with Store(data) as store:
         store.set_setting("language", "pl")
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nlanguage = "es"\n', encoding="utf-8")
+    seen: dict[str, Any] = {}
+
+    class App:
+        def __init__(self, games: Any, controls: Any, **options: Any) -> None:
+            seen["language"] = i18n.language()
+            seen["startup"] = [(notice_text(r), level) for r, level in games.startup]
+            self.controls = controls
+
+        def run(self) -> None:
+            self.controls.close()  # as the app's on_stop does
+
+    app_module = types.ModuleType("ui.app")
+    app_module.CompanionApp = App  # type: ignore[attr-defined]
+    app_module.post = direct  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "ui.app", app_module)
+    monkeypatch.setattr(ui.kivy_setup, "configure", lambda **options: None)
     try:
-        d = build(Config(data_file=data, language="es"), seat_input="gpio", camera="none",
-                  data_file=data)
-        try:
-            assert i18n.language() == "pl"
-            # words of the wiring itself are already in the chosen language
-            assert "Brak GPIO: przyciski zastępuje klawiatura." in d.problems
-        finally:
-            d.close()
+        assert cli.main(["run", "--config", str(config), "--data", str(data),
+                         "--buttons", "gpio", "--camera", "none"]) == 0
+        assert seen["language"] == "pl"
+        # the wiring's own notices are worded in the chosen language
+        assert ("Brak GPIO: przyciski zastępuje klawiatura.", "warning") in seen["startup"]
     finally:
         i18n.set_language("en")
 
@@ -131,9 +159,11 @@ def test_a_damaged_data_file_is_set_aside_and_said(tmp_path: Path) -> None:
     data.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)
     d = build(Config(data_file=data), seat_input="keyboard", camera="none", data_file=data)
     try:
-        table = d.new_game(Start(("Ana", "Bo", "Cy")))
+        table = d.games.new_game(Start(("Ana", "Bo", "Cy")))
         assert table.notice is not None
-        assert "set aside" in table.notice.text and table.notice.level == "warning"
+        assert isinstance(table.notice.reason, DataFileSetAside)
+        assert "set aside" in notice_text(table.notice.reason)
+        assert table.notice.level == "warning"
         assert list(tmp_path.glob("games.sqlite.bad-*"))
     finally:
         d.close()
@@ -144,15 +174,17 @@ def test_a_broken_led_is_a_notice_not_a_crash(tmp_path: Path, inbox: Inbox) -> N
     d = build(Config(data_file=data), post=inbox, seat_input="mock", camera="none",
               data_file=data)
     try:
-        table = d.new_game(Start(("Ana", "Bo", "Cy")))
+        table = d.games.new_game(Start(("Ana", "Bo", "Cy")))
 
         def broken(lit: object) -> None:
             raise OSError("LED pin gone")
 
-        d.panel.set_leds = broken
+        assert d.seats.lights is not None
+        d.seats.lights.set_leds = broken  # type: ignore[method-assign]
         table.enter_card("T9")
         assert table.notice is not None
-        assert table.notice.text == "Seat lights failed: LED pin gone"
+        assert table.notice.reason == Failed(Step.SEAT_LIGHTS, "LED pin gone")
+        assert notice_text(table.notice.reason) == "Seat lights failed: LED pin gone"
         assert table.state.path[0].card == "T9"
     finally:
         d.close()
