@@ -6,8 +6,8 @@ import re
 import subprocess
 from pathlib import Path
 
-from incan_companion.config import DEFAULT_PINS
 from hardware.gpio import HEADER_PIN
+from incan_companion.config import DEFAULT_PINS
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "deploy" / "README.md").read_text(encoding="utf-8")

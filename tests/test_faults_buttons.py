@@ -1,10 +1,10 @@
 """A seat button stuck down does not block the other seats, on a whole device.
 
 The device is built as the app builds it (``incan_companion.compose.build``) with
-the seat panel on gpiozero's MockFactory (the demo's pins) and the default
-pin map; presses reach the table through ``post``, drained by the test
-thread as the Kivy clock would. Time is fake, shared by the debouncer and
-the reveal countdown.
+the seat panel on gpiozero's MockFactory (``hardware.fake.MockSeats``, the
+demo's pins) and the default pin map; presses reach the table through
+``post``, drained by the test thread as the Kivy clock would. Time is fake,
+shared by the debouncer and the reveal countdown.
 """
 
 from __future__ import annotations
@@ -17,10 +17,11 @@ import pytest
 from helpers import load_bench
 
 from companion.choices import Choice
-from incan_companion.config import DEFAULT_PINS, Config
 from companion.engine import Phase
 from companion.events import Draw, Reveal, Start
 from companion.simulate import VirtualClock
+from hardware.fake import MockSeats
+from incan_companion.config import Config
 from incan_companion.store import Store
 from ui import presenters
 
@@ -43,23 +44,24 @@ class Rig:
         self.device: Any = build(
             config, post=self.ui.post, clock=self.clock, seat_input="mock", camera="none"
         )
-        assert self.device.seat_input == "mock"
-        self.factory = self.device.pin_factory
-        self.table: Any = self.device.new_game(Start(SEATS, "incan-gold"))
+        assert self.device.seats.kind == "mock"
+        assert self.device.seats.mock is not None
+        self.seats: MockSeats = self.device.seats.mock
+        self.table: Any = self.device.games.new_game(Start(SEATS, "incan-gold"))
 
     def pin(self, seat: int, choice: Choice) -> Any:
-        return self.factory.pin(getattr(DEFAULT_PINS[seat], choice.value))
+        return self.seats.pin(seat, choice)
 
     def press(self, seat: int, choice: Choice) -> None:
-        pin = self.pin(seat, choice)
-        pin.drive_low()
-        self.clock.advance(0.1)
-        pin.drive_high()
+        self.seats.press(seat, choice, hold=lambda: self.clock.advance(0.1))
         self.clock.advance(0.1)
         self.ui.pump()
 
-    def lit(self) -> set[int]:
-        return {s for s in range(len(SEATS)) if self.factory.pin(DEFAULT_PINS[s].led).state}
+    def lit(self) -> frozenset[int]:
+        return self.seats.lit()
+
+    def held(self) -> list[tuple[int, Choice]]:
+        return self.seats.panel.held()
 
     def reveal(self) -> None:
         self.clock.advance(1.5)
@@ -88,7 +90,7 @@ def test_a_stuck_torch_counts_once_and_never_blocks_the_others(rig: Rig) -> None
     # Turn 1: Ana's torch button sticks down (pressed, never released).
     rig.pin(0, T).drive_low()
     rig.ui.pump()
-    assert rig.device.panel.held() == [(0, T)]
+    assert rig.held() == [(0, T)]
     for seat in (1, 2, 3):
         rig.press(seat, T)
     assert table.collector.chosen == {0, 1, 2, 3}
@@ -144,7 +146,7 @@ def test_every_other_button_stuck_at_once_still_lets_the_last_seat_choose(rig: R
     for seat in (0, 1, 2):
         rig.pin(seat, T).drive_low()  # three torches held down for ever
     rig.ui.pump()
-    assert sorted(rig.device.panel.held()) == [(0, T), (1, T), (2, T)]
+    assert sorted(rig.held()) == [(0, T), (1, T), (2, T)]
     rig.press(3, C)
     assert table.collector.chosen == {0, 1, 2, 3}
     rig.reveal()

@@ -19,12 +19,13 @@ from pathlib import Path
 import pytest
 from helpers import load_bench
 
-from incan_companion.config import CameraConfig, Config
 from companion.engine import Phase
 from companion.events import Draw, Start
-from ui.i18n import _
+from companion.notices import CameraStatus
+from incan_companion.config import CameraConfig, Config
 from incan_companion.store import Store
 from ui import presenters
+from ui.words import camera_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST_BACKOFF = (0.05, 0.2)
@@ -33,8 +34,8 @@ WAIT = 30.0  # an upper bound for threads to get there, never a speed check
 
 
 faults = load_bench("faults")
-CAMERA_OK = _("camera ok")
-NO_CAMERA = _("no camera: enter cards by tapping")
+CAMERA_OK = CameraStatus.OK
+NO_CAMERA = CameraStatus.NO_CAMERA
 
 
 def device_with(camera: object, tmp: Path, ui: object) -> object:
@@ -47,7 +48,7 @@ def device_with(camera: object, tmp: Path, ui: object) -> object:
 def view_of(table: object) -> presenters.TableView:
     return presenters.table_view(
         table.state,  # type: ignore[attr-defined]
-        scanner=table.scanner_status,  # type: ignore[attr-defined]
+        camera=table.camera,  # type: ignore[attr-defined]
         held=table.held,  # type: ignore[attr-defined]
     )
 
@@ -58,21 +59,21 @@ def test_camera_vanishes_mid_game_then_comes_back(tmp_path: Path, mode: str) -> 
     camera = faults.flaky_camera(seed=3, backoff=FAST_BACKOFF)
     device = device_with(camera, tmp_path, ui)
     try:
-        table = device.new_game(Start(("Ana", "Bo", "Cy"), "incan-gold"))  # type: ignore[attr-defined]
-        ui.wait(lambda: table.scanner_status == CAMERA_OK and camera.reads > 2, WAIT)
+        table = device.games.new_game(Start(("Ana", "Bo", "Cy"), "incan-gold"))  # type: ignore[attr-defined]
+        ui.wait(lambda: table.camera == CAMERA_OK and camera.reads > 2, WAIT)
 
         camera.fail(mode)
-        ui.wait(lambda: table.scanner_status == NO_CAMERA, WAIT)
+        ui.wait(lambda: table.camera == NO_CAMERA, WAIT)
         view = view_of(table)
-        assert NO_CAMERA in view.status
+        assert camera_text(NO_CAMERA) in view.status
         assert view.can_enter  # manual entry is offered ...
         first = table.entry_options()[0]
         assert table.enter_card(first)  # ... and works while the camera is gone
         assert table.state.phase is Phase.CHOOSE
 
         camera.recover()
-        ui.wait(lambda: table.scanner_status == CAMERA_OK, WAIT)
-        assert CAMERA_OK in view_of(table).status
+        ui.wait(lambda: table.camera == CAMERA_OK, WAIT)
+        assert camera_text(CAMERA_OK) in view_of(table).status
         # Back for real: a card laid under it is read (held for the reveal).
         second = next(c for c in table.entry_options() if c != first)
         camera.place(second)
@@ -88,13 +89,13 @@ def test_camera_missing_at_start_then_plugged_in(tmp_path: Path) -> None:
     camera = faults.flaky_camera(seed=4, backoff=FAST_BACKOFF, broken="raise")
     device = device_with(camera, tmp_path, ui)
     try:
-        table = device.new_game(Start(("Ana", "Bo", "Cy", "Dee"), "diamant"))  # type: ignore[attr-defined]
-        ui.wait(lambda: table.scanner_status == NO_CAMERA, WAIT)
+        table = device.games.new_game(Start(("Ana", "Bo", "Cy", "Dee"), "diamant"))  # type: ignore[attr-defined]
+        ui.wait(lambda: table.camera == NO_CAMERA, WAIT)
         assert camera.opens == 0
         card = table.entry_options()[0]
         assert table.enter_card(card)
         camera.recover()
-        ui.wait(lambda: table.scanner_status == CAMERA_OK, WAIT)
+        ui.wait(lambda: table.camera == CAMERA_OK, WAIT)
         assert camera.opens == 1
     finally:
         device.close()  # type: ignore[attr-defined]
@@ -105,14 +106,14 @@ def test_a_camera_that_fails_again_and_again_keeps_the_game_going(tmp_path: Path
     camera = faults.flaky_camera(seed=5, backoff=FAST_BACKOFF)
     device = device_with(camera, tmp_path, ui)
     try:
-        table = device.new_game(Start(("Ana", "Bo", "Cy"), "incan-gold"))  # type: ignore[attr-defined]
+        table = device.games.new_game(Start(("Ana", "Bo", "Cy"), "incan-gold"))  # type: ignore[attr-defined]
         for mode in ("raise", "stall", "none", "raise"):
-            ui.wait(lambda: table.scanner_status == CAMERA_OK, WAIT)
+            ui.wait(lambda: table.camera == CAMERA_OK, WAIT)
             camera.fail(mode)
-            ui.wait(lambda: table.scanner_status == NO_CAMERA, WAIT)
+            ui.wait(lambda: table.camera == NO_CAMERA, WAIT)
             camera.recover()
-        ui.wait(lambda: table.scanner_status == CAMERA_OK, WAIT)
-        assert device.scanner.running  # type: ignore[attr-defined]
+        ui.wait(lambda: table.camera == CAMERA_OK, WAIT)
+        assert device.camera.scanner.running  # type: ignore[attr-defined]
         assert camera.opens >= 4
     finally:
         device.close()  # type: ignore[attr-defined]
@@ -128,9 +129,9 @@ def test_a_real_v4l2_camera_that_is_not_there_shows_no_camera(tmp_path: Path) ->
     )
     device = build(config, post=ui.post, seat_input="keyboard")
     try:
-        table = device.new_game(Start(("Ana", "Bo", "Cy"), "incan-gold"))
-        ui.wait(lambda: table.scanner_status == NO_CAMERA, WAIT)
+        table = device.games.new_game(Start(("Ana", "Bo", "Cy"), "incan-gold"))
+        ui.wait(lambda: table.camera == NO_CAMERA, WAIT)
         assert table.enter_card(table.entry_options()[0])
-        assert device.scanner is not None and device.scanner.running
+        assert device.camera.scanner is not None and device.camera.scanner.running
     finally:
         device.close()

@@ -15,13 +15,13 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-import incan_companion.commands.buttons
 import hardware.gpio
 import hardware.panel as panel_module
-from incan_companion.cli import main
-from incan_companion.config import DEFAULT_PINS
+import incan_companion.commands.buttons
 from hardware.gpio import HEADER_PIN, NoGPIO, NotAPi, pi_pin_factory, pin_factory_or_none
 from hardware.keyboard import LAYOUT
+from incan_companion.cli import main
+from incan_companion.config import DEFAULT_PINS
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -141,7 +141,9 @@ def test_a_held_button_is_reported_and_real_presses_are_listed(
     monkeypatch.setattr(panel_module, "SeatPanel", HeldAtStart)
     out = io.StringIO()
     try:
-        incan_companion.commands.buttons.run_check(DEFAULT_PINS[:3], factory, seconds=1.0, out=out, sleep=sleep)
+        incan_companion.commands.buttons.run_check(
+            DEFAULT_PINS[:3], factory, seconds=1.0, out=out, sleep=sleep
+        )
     finally:
         factory.reset()
         factory.close()

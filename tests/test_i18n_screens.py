@@ -91,10 +91,12 @@ def _frames(n: int = 3) -> None:
 def _overflow(screen_name: str, root: Any) -> list[dict[str, Any]]:
     """Labels on show whose text is cut or spills out of the widget.
 
-    Exact where Kivy cuts: a label that wraps or shortens (``text_size`` set)
-    is compared with the lines Kivy actually laid out, so a "…" from
-    ``shorten``, a line dropped by ``max_lines`` or a Latin word broken in
-    two is found. A label that does not wrap must fit its widget's width.
+    Measured with Kivy's public text API, in the label's own font: the full
+    text on one line (``get_extents``) against the width the label has, and,
+    for a label that wraps, the full text laid out with no height limit
+    against the texture the label shows. So a "…" from ``shorten``, a line
+    dropped by ``max_lines`` or by a fixed height, a Latin word broken in two
+    and a wrapped text taller than its widget are all found.
     """
     from kivy.core.text import Label as CoreLabel
     from kivy.uix.label import Label
@@ -110,28 +112,43 @@ def _overflow(screen_name: str, root: Any) -> list[dict[str, Any]]:
             # a seat's name is shortened with "…" by design when long, but
             # never on the final scores
             continue
-        if not w.text_size[0]:
-            probe = CoreLabel(text=w.text, font_size=w.font_size, bold=w.bold,
-                              font_name=w.font_name)
-            probe.refresh()
-            if probe.content_width > w.width + 2:
-                found.append(_entry(screen_name, w, "wider than its widget",
-                                    probe.content_size, w.size))
-            continue
         w.texture_update()
-        lines = [" ".join(word.text for word in line.words)
-                 for line in getattr(w._label, "_cached_lines", [])]
-        shown = "".join("".join(lines).split())
-        if shown != "".join(w.text.split()):
-            found.append(_entry(screen_name, w, f"cut to {' / '.join(lines)!r}",
-                                w.texture_size, w.size))
+        font = {"font_size": w.font_size, "font_name": w.font_name, "bold": w.bold,
+                "italic": w.italic}
+        measure = CoreLabel(text=w.text, **font)
+        pad_left, _pad_top, pad_right, _pad_bottom = (float(p) for p in w.padding)
+        one_line = max(measure.get_extents(line)[0] for line in w.text.split("\n"))
+        wrap_width = w.text_size[0]
+        if not wrap_width:  # one line as wide as its text: it must fit the widget
+            need = one_line + pad_left + pad_right
+            if need > w.width + 2:
+                found.append(_entry(screen_name, w, "wider than its widget",
+                                    (need, w.texture_size[1]), w.size))
             continue
-        for word in w.text.split():
-            if all(ord(c) < 0x3000 for c in word) and not any(word in ln for ln in lines):
-                found.append(_entry(screen_name, w, f"the word {word!r} is broken",
-                                    w.texture_size, w.size))
-                break
-        if len(lines) > 1 and w.texture_size[1] > w.height + 4:
+        room = wrap_width - pad_left - pad_right
+        if w.shorten:  # one line: Kivy puts "…" in when it is wider than its room
+            whole = measure.get_extents(" ".join(w.text.split("\n")))[0]
+            if whole > int(room - 2):  # shorten's own 2 px margin
+                found.append(_entry(screen_name, w, "shortened with …",
+                                    (whole + pad_left + pad_right, w.texture_size[1]),
+                                    w.size))
+            continue
+        broken = next((word for word in w.text.split()
+                       if all(ord(c) < 0x3000 for c in word)
+                       and measure.get_extents(word)[0] > room), None)
+        if broken is not None:
+            found.append(_entry(screen_name, w, f"the word {broken!r} is broken",
+                                (measure.get_extents(broken)[0], w.texture_size[1]), w.size))
+            continue
+        if not (one_line > room or "\n" in w.text.strip()):
+            continue  # one line, and it fits its width
+        full = CoreLabel(text=w.text, text_size=(wrap_width, None), padding=tuple(w.padding),
+                         halign=w.halign, line_height=w.line_height, strip=w.strip, **font)
+        full.refresh()
+        if full.size[1] > w.texture_size[1] + 1:  # max_lines or the height dropped lines
+            found.append(_entry(screen_name, w, "lines cut off", full.size, w.texture_size))
+            continue
+        if w.texture_size[1] > w.height + 4:
             found.append(_entry(screen_name, w, "taller than its widget",
                                 w.texture_size, w.size))
     return found
@@ -175,22 +192,18 @@ def render(code: str, work: Path) -> dict[str, Any]:
     font = register_fonts()
 
     from companion.choices import Choice
-    from incan_companion.config import Config
     from companion.engine import Phase
     from companion.events import Reveal, Start
-    from incan_companion.compose import build
+    from companion.games import Games
+    from companion.memory import MemoryStore
+    from companion.notices import NoCardToTurn
+    from companion.simulate import VirtualClock
     from ui.app import CompanionApp
 
-    class Clock:
-        now = 0.0
-
-        def __call__(self) -> float:
-            return self.now
-
-    data = work / "games.sqlite"
-    device = build(Config(countdown=3.0, data_file=data), clock=Clock(), seat_input="keyboard",
-                   camera="none", data_file=data)
-    app = CompanionApp(device)
+    countdown = 3.0
+    clock = VirtualClock(0.0)
+    games = Games(MemoryStore(), countdown=countdown, clock=clock)
+    app = CompanionApp(games)
     app._run_prepare()
     _frames()
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -222,21 +235,30 @@ def render(code: str, work: Path) -> dict[str, Any]:
     shot("1-setup")
 
     # 2. The table: eight seats, a long path, a camp with an artifact, choices due.
-    table = device.new_game(Start(NAMES, "incan-gold"))
-    app._attach(table)
+    table = games.new_game(Start(NAMES, "incan-gold"))
+    app.attach(table)
+
+    def reveal(camp: tuple[int, ...]) -> None:
+        """Every seat due chooses (the ``camp`` seats camp) and the countdown runs out."""
+        for seat in sorted(table.collector.due):
+            assert table.press(seat, Choice.CAMP if seat in camp else Choice.TORCH), seat
+        clock.advance(countdown)
+        assert table.tick()
+        assert table.session.log[-1] == Reveal(camp)
+
     cards = ["T1", "A1", "T5A", "SNAKE1", "T11A", "T7A", "SPIDER1", "T9", "T13", "MUMMY1",
              "T14", "T2", "T3", "FIRE1", "T15", "T4"]  # fmt: skip
     for i, c in enumerate(cards):
         assert table.enter_card(c), c
         if i < len(cards) - 1:
             camp = (1,) if c == "T9" else (4, 5) if c == "T14" else ()
-            assert table._accept(Reveal(camp))
+            reveal(camp)
             if c == "T9":  # one seat leaves alone with the artifact: a long event line
                 _frames()
                 shot("2-table-camp")
     table.press(0, Choice.TORCH)
     table.press(2, Choice.CAMP)
-    table.say(i18n._("No card can be turned now."), "warning")
+    table.say(NoCardToTurn(), "warning")
     _frames()
     shot("3-table")
     assert table.state.phase is Phase.CHOOSE
@@ -247,7 +269,7 @@ def render(code: str, work: Path) -> dict[str, Any]:
     _frames()
 
     # 3. A bust with gems lost, and 4. the round end screen.
-    assert table._accept(Reveal((3,)))
+    reveal((3,))
     assert table.enter_card("SNAKE2")
     _frames()
     shot("5-round-end")
@@ -255,7 +277,7 @@ def render(code: str, work: Path) -> dict[str, Any]:
     # 5. Rounds 2 to 5, then the game end.
     for card in ("T5B", "T7B", "T11B", "T17"):
         assert table.enter_card(card), card
-        assert table._accept(Reveal(tuple(table.state.due)))
+        reveal(tuple(table.state.due))
     _frames()
     assert table.state.phase is Phase.GAME_OVER
     shot("6-game-over")

@@ -20,26 +20,40 @@ configure(quiet=True, fast=True)
 from kivy.base import EventLoop  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
 
-from incan_companion.config import Config  # noqa: E402
-from companion.engine import Phase  # noqa: E402
+from companion.choices import Choice  # noqa: E402
+from companion.engine import Phase, Unplayable  # noqa: E402
 from companion.events import Draw, Reveal, Start  # noqa: E402
+from companion.games import Games  # noqa: E402
+from companion.inbox import Inbox  # noqa: E402
+from companion.memory import MemoryStore  # noqa: E402
+from companion.notices import CannotCome, Failed, Step  # noqa: E402
+from companion.ports import direct  # noqa: E402
 from companion.simulate import VirtualClock  # noqa: E402
-from incan_companion.compose import build  # noqa: E402
+from companion.table import Table  # noqa: E402
+from hardware.keyboard import KeyboardSeats  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
+from ui.controls import Controls  # noqa: E402
+from ui.words import notice_text  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent.parent / "out" / "screenshots"
+COUNTDOWN = 1.0
 
 
 @pytest.fixture(scope="module")
-def app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[CompanionApp]:
-    data = tmp_path_factory.mktemp("ui") / "games.sqlite"
-    clock = VirtualClock(0.0)
-    device = build(
-        Config(countdown=1.0, data_file=data), clock=clock, seat_input="keyboard",
-        camera="none", data_file=data,
-    )
-    the_app = CompanionApp(device)
-    the_app.test_clock = clock  # type: ignore[attr-defined]
+def clock() -> VirtualClock:
+    return VirtualClock(0.0)
+
+
+@pytest.fixture(scope="module")
+def app(clock: VirtualClock) -> Iterator[CompanionApp]:
+    games = Games(MemoryStore(), countdown=COUNTDOWN, clock=clock)
+    inbox = Inbox(games, direct)
+
+    def seats() -> int:
+        return 0 if games.table is None else len(games.table.state.seats)
+
+    keyboard = KeyboardSeats(inbox.press, seats)  # the keyboard stands in for the buttons
+    the_app = CompanionApp(games, Controls(key=keyboard.key))
     the_app._run_prepare()
     frames(3)
     yield the_app
@@ -73,6 +87,15 @@ def seat_texts(app: CompanionApp) -> list[tuple[str, str, str]]:
     return [(r.name, r.hand, r.banked) for r in rows]
 
 
+def reveal(table: Table, clock: VirtualClock, camp: tuple[int, ...] = ()) -> None:
+    """Every seat due chooses (the ``camp`` seats camp) and the countdown runs out."""
+    for seat in sorted(table.collector.due):
+        assert table.press(seat, Choice.CAMP if seat in camp else Choice.TORCH)
+    clock.advance(COUNTDOWN)
+    assert table.tick()
+    assert table.session.log[-1] == Reveal(camp)
+
+
 def find_button(root: Any, text: str) -> Any:
     for w in root.walk():
         if getattr(w, "text", None) == text and hasattr(w, "trigger_action"):
@@ -101,10 +124,10 @@ def test_the_language_buttons_translate_every_screen_and_are_remembered(
     assert setup.seat_count == 6
     assert find_button(setup, "Polski").state == "down"  # shown as the chosen one
     assert find_button(setup, "English").state == "normal"
-    assert app.device.chosen_language() == "pl"
+    assert app.games.chosen_language() == "pl"
     shot(app, "0-setup-pl")
     tap(find_button(setup, "English"))
-    assert i18n.language() == "en" and app.device.chosen_language() == "en"
+    assert i18n.language() == "en" and app.games.chosen_language() == "en"
     setup = app.setup_screen
     assert setup.ids.name1.text == "Player 2"
     setup.ids.name0.text = "Player 1"
@@ -174,18 +197,17 @@ def test_undo_button_takes_back_the_correction(app: CompanionApp) -> None:
     assert seat_texts(app)[0] == ("Ana", "2", "0")
 
 
-def test_keys_choose_and_the_countdown_reveals(app: CompanionApp) -> None:
+def test_keys_choose_and_the_countdown_reveals(app: CompanionApp, clock: VirtualClock) -> None:
     table = app.table
     assert table is not None
-    clock: VirtualClock = app.test_clock  # type: ignore[attr-defined]
     for key in ("q", "2", "3", "4", "5"):  # Ana camps, the others go on
-        assert app.device.key(key)
+        assert app.controls.key(key)
     frames(2)
     assert app.table_screen.countdown == "1"
     assert [r.chosen for r in reversed(app.table_screen.ids.seats.children)] == [True] * 5
     shot(app, "2-table-countdown")
-    clock.now += 1.0
-    app._tick(0.1)  # what the app's interval does every 0.1 s
+    clock.advance(COUNTDOWN)
+    app.tick(0.1)  # what the app's interval does every 0.1 s
     frames(2)
     assert table.state.seats[0].banked == 3
     assert app.table_screen.event == "Ana leaves: 1 from the path."
@@ -207,25 +229,33 @@ def test_a_refused_card_is_a_notice_not_a_crash(app: CompanionApp) -> None:
     assert app.table is not None
     app.table.scan("T11A")  # already on the path, not the last card
     frames(2)
+    assert app.table.notice is not None
+    reason = app.table.notice.reason
+    assert reason == CannotCome("T11A", Unplayable.ON_PATH)
+    assert notice_text(reason) == "Treasure 11 (T11A) is already on the path."
     assert "Treasure 11 (T11A) is already on the path." in app.table_screen.status
 
 
-def test_a_failing_adapter_shows_in_the_status_line(app: CompanionApp) -> None:
+def test_a_failing_adapter_shows_in_the_status_line(
+    app: CompanionApp, clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def broken(*args: object) -> None:
         raise OSError("disk gone")
 
     table = app.table
     assert table is not None
-    original = table.store.append
-    table.store.append = broken  # type: ignore[method-assign]
-    try:
+    with monkeypatch.context() as patch:
+        patch.setattr(table.store, "append", broken)
         for key in ("2", "3", "4", "5"):
-            app.device.key(key)
-        app.test_clock.now += 1.0  # type: ignore[attr-defined]
-        app._tick(0.1)
+            app.controls.key(key)
+        clock.advance(COUNTDOWN)
+        app.tick(0.1)
         frames(2)
-    finally:
-        table.store.append = original  # type: ignore[method-assign]
+    assert table.notice is not None
+    assert table.notice.reason == Failed(Step.SAVE, "disk gone")
+    assert notice_text(table.notice.reason) == (
+        "Could not save the game, the step was not taken: disk gone"
+    )
     assert "Could not save the game, the step was not taken: disk gone" in (
         app.table_screen.status
     )
@@ -235,23 +265,23 @@ def test_a_failing_adapter_shows_in_the_status_line(app: CompanionApp) -> None:
 # --- a full table, the round end and the game end -------------------------------------------
 
 
-def full_path_game(app: CompanionApp) -> None:
+def full_path_game(app: CompanionApp, clock: VirtualClock) -> None:
     names = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
-    table = app.device.new_game(Start(names, "incan-gold"))
-    app._attach(table)
+    table = app.games.new_game(Start(names, "incan-gold"))
+    app.attach(table)
     cards = ["T1", "T2", "T3", "T4", "T5A", "T5B", "T7A", "T7B", "T9", "A1", "T11A", "SNAKE1",
              "T11B", "T13", "SPIDER1", "T14", "MUMMY1", "T15", "FIRE1", "T17"]  # fmt: skip
     for i, c in enumerate(cards):
         table.enter_card(c)
         if i < len(cards) - 1:
-            camp = [2] if c == "T5A" else [5] if c == "T11B" else []
-            assert table._accept(Reveal(tuple(camp)))
+            camp = (2,) if c == "T5A" else (5,) if c == "T11B" else ()
+            reveal(table, clock, camp)
     frames(3)
 
 
-def test_full_path_and_eight_seats_fit(app: CompanionApp) -> None:
+def test_full_path_and_eight_seats_fit(app: CompanionApp, clock: VirtualClock) -> None:
     """Frame time of this screen is measured by bench/ui.py, not here."""
-    full_path_game(app)
+    full_path_game(app, clock)
     screen = app.table_screen
     cards = screen.ids.path.cards
     assert len(cards) == 20
@@ -264,10 +294,10 @@ def test_full_path_and_eight_seats_fit(app: CompanionApp) -> None:
     shot(app, "4-table-full")
 
 
-def test_round_end_screen(app: CompanionApp) -> None:
+def test_round_end_screen(app: CompanionApp, clock: VirtualClock) -> None:
     table = app.table
     assert table is not None
-    assert table._accept(Reveal(()))
+    reveal(table, clock, ())
     table.enter_card("SNAKE2")  # second snakes: the round ends
     frames(3)
     assert app.sm is not None and app.sm.current == "round_end"
@@ -280,13 +310,13 @@ def test_round_end_screen(app: CompanionApp) -> None:
     assert app.sm.current == "table"
 
 
-def test_game_over_screen(app: CompanionApp) -> None:
+def test_game_over_screen(app: CompanionApp, clock: VirtualClock) -> None:
     table = app.table
     assert table is not None
     # Rounds 2 to 5: one card, everyone leaves.
     for card in ("T3", "T4", "T5A", "T7A"):
         table.enter_card(card)
-        assert table._accept(Reveal(tuple(table.state.due)))
+        reveal(table, clock, tuple(table.state.due))
     frames(3)
     assert table.state.phase is Phase.GAME_OVER
     assert app.sm is not None and app.sm.current == "game_over"
@@ -297,25 +327,27 @@ def test_game_over_screen(app: CompanionApp) -> None:
     shot(app, "6-game-over")
 
 
-def test_hidden_tents_on_screen(app: CompanionApp) -> None:
+def test_hidden_tents_on_screen(app: CompanionApp, clock: VirtualClock) -> None:
     app.hidden_tents = True
-    table = app.device.new_game(Start(("Ana", "Bo", "Cy"), "diamant"))
-    app._attach(table)
+    table = app.games.new_game(Start(("Ana", "Bo", "Cy"), "diamant"))
+    app.attach(table)
     table.enter_card("T9")
-    table._accept(Reveal((0,)))
+    reveal(table, clock, (0,))
     frames(2)
     assert [b for _n, _h, b in seat_texts(app)] == ["•••", "•••", "•••"]
-    stored = app.device.store.events(table.game)
-    assert stored[-2:] == [Draw("T9"), Reveal((0,))]
+    stored = app.games.store.session(table.game).log
+    assert stored[-2:] == (Draw("T9"), Reveal((0,)))
     app.hidden_tents = False
 
 
-def test_a_resumed_game_keeps_the_hidden_tents_it_was_started_with(app: CompanionApp) -> None:
+def test_a_resumed_game_keeps_the_hidden_tents_it_was_started_with(
+    app: CompanionApp, clock: VirtualClock
+) -> None:
     app.start_game(["Ana", "Bo", "Cy"], "diamant", True)
     assert app.table is not None
     game = app.table.game
     app.table.enter_card("T9")
-    app.table._accept(Reveal((0,)))
+    reveal(app.table, clock, (0,))
     app.hidden_tents = False  # as after a power cut, with the config's default
     app.show_setup()
     app.resume_game()
@@ -323,7 +355,7 @@ def test_a_resumed_game_keeps_the_hidden_tents_it_was_started_with(app: Companio
     assert app.table is not None and app.table.game == game
     assert app.hidden_tents is True
     assert [b for _n, _h, b in seat_texts(app)] == ["•••", "•••", "•••"]
-    assert app.device.hidden_tents(game) is True
+    assert app.games.hidden_tents(game) is True
     app.hidden_tents = False
 
 

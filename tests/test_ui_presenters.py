@@ -9,6 +9,7 @@ import pytest
 from helpers import play
 
 from companion.engine import Phase
+from companion.notices import CameraStatus, NotACard
 from ui.presenters import (
     ARTIFACT_BG,
     HAZARD_BG,
@@ -135,7 +136,7 @@ def test_an_artifact_taken_by_a_lone_leaver() -> None:
 def test_status_line_joins_camera_held_card_and_notice() -> None:
     s = play(3, "incan-gold", "T11A").state
     v = table_view(
-        s, scanner="camera ok", held="T5A", notice="Not a card: IG:T12", notice_level="warning"
+        s, camera=CameraStatus.OK, held="T5A", notice=NotACard("IG:T12"), notice_level="warning"
     )
     assert v.status == "camera ok · Waiting for the reveal: treasure 5 · Not a card: IG:T12"
     assert v.status_level == "warning"

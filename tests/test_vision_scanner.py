@@ -10,6 +10,9 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from companion import notices
+from companion.notices import CameraStatus
+from ui.words import notice_text
 from vision import render, sources
 from vision.decode import Decoder
 from vision.render import Scene
@@ -25,8 +28,8 @@ class Recorder:
 
     def __init__(self) -> None:
         self.cards: list[str] = []
-        self.notices: list[str] = []
-        self.statuses: list[str] = []
+        self.notices: list[notices.NotACard | notices.TwoCardsInView] = []
+        self.statuses: list[CameraStatus] = []
         self._cv = threading.Condition()
 
     def card(self, c: str) -> None:
@@ -34,12 +37,12 @@ class Recorder:
             self.cards.append(c)
             self._cv.notify_all()
 
-    def notice(self, text: str) -> None:
+    def notice(self, reason: notices.NotACard | notices.TwoCardsInView) -> None:
         with self._cv:
-            self.notices.append(text)
+            self.notices.append(reason)
             self._cv.notify_all()
 
-    def status(self, s: str) -> None:
+    def status(self, s: CameraStatus) -> None:
         with self._cv:
             self.statuses.append(s)
             self._cv.notify_all()
@@ -113,7 +116,8 @@ def test_a_foreign_sticker_gives_one_notice_and_no_card() -> None:
     table.foreign("https://example.com/other-game")
     feed(sc, table, 10)
     assert rec.cards == []
-    assert len(rec.notices) == 1 and "example.com/other-game" in rec.notices[0]
+    assert rec.notices == [notices.NotACard("https://example.com/other-game")]
+    assert "example.com/other-game" in notice_text(rec.notices[0])
 
 
 def test_a_second_card_beside_the_reported_one_is_not_a_new_draw() -> None:
@@ -147,7 +151,7 @@ def test_the_threaded_scanner_reports_cards_from_the_virtual_table() -> None:
     sc = scanner_on(table, rec)
     sc.start()
     try:
-        assert rec.wait_for(lambda: OK in rec.statuses)
+        assert rec.wait_for(lambda: CameraStatus.OK in rec.statuses)
         table.place("T15")
         assert rec.wait_for(lambda: rec.cards == ["T15"])
     finally:
@@ -194,7 +198,7 @@ def test_a_camera_that_fails_and_recovers_keeps_the_scanner_alive() -> None:
     sc.start()
     try:
         assert rec.wait_for(lambda: rec.cards == ["SNAKE3"])
-        assert rec.wait_for(lambda: len(plan) == 0 and rec.statuses[-1:] == [OK])
+        assert rec.wait_for(lambda: len(plan) == 0 and rec.statuses[-1:] == [CameraStatus.OK])
     finally:
         sc.stop()
     assert source.opens >= 4
@@ -221,7 +225,7 @@ def test_a_source_that_raises_or_stalls_is_no_camera_until_frames_return() -> No
     sc = Scanner(Broken(), rec.card, rec.notice, rec.status, stall_timeout=0.0)  # type: ignore[arg-type]
     for _ in range(6):
         sc.step(timeout=0.01)
-    assert rec.statuses == [NO_CAMERA, OK]
+    assert rec.statuses == [CameraStatus.NO_CAMERA, CameraStatus.OK]
     assert rec.cards == ["A5"]
 
 
