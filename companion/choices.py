@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import enum
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 
 __all__ = ["DEFAULT_COUNTDOWN", "Choice", "ChoiceCollector"]
 
@@ -91,19 +91,22 @@ class ChoiceCollector:
 
     # --- what the engine says ----------------------------------------------
 
-    def open(self, due: Iterable[int]) -> None:
+    def open(self, due: Iterable[int], choices: Mapping[int, Choice] | None = None) -> None:
         """Choices are due now from these seats (the engine's ``State.due``).
 
-        Forgets any earlier choices: a new turn starts from nobody chosen. An
-        empty ``due`` is the same as :meth:`close`.
+        Forgets any earlier choices: a new turn starts from nobody chosen,
+        unless ``choices`` gives them back (a reveal that could not be saved
+        is tried again: nobody has to press twice). An empty ``due`` is the
+        same as :meth:`close`.
         """
         due = frozenset(due)
         if any(seat < 0 for seat in due):
             raise ValueError(f"seat indexes start at 0: {sorted(due)}")
         self._due = due
-        self._choices = {}
-        self._deadline = None
+        self._choices = {s: c for s, c in (choices or {}).items() if s in due}
         self._open = bool(due)
+        full = self._open and len(self._choices) == len(due)
+        self._deadline = self._clock() + self.countdown if full else None
         self._changed()
 
     def close(self) -> None:

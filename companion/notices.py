@@ -26,6 +26,7 @@ __all__ = [
     "HeldDropped",
     "HeldReturned",
     "Level",
+    "NoCameraFound",
     "NoCardToTurn",
     "NoGpio",
     "NotACard",
@@ -156,6 +157,11 @@ class CameraMissed:
 
 
 @dataclass(frozen=True)
+class NoCameraFound:
+    """The device found no camera: the table enters cards by tapping."""
+
+
+@dataclass(frozen=True)
 class NoCardToTurn:
     """The virtual table has no card that can come now."""
 
@@ -174,6 +180,7 @@ Reason = (
     | NoGpio
     | DataFileSetAside
     | CameraMissed
+    | NoCameraFound
     | NoCardToTurn
 )
 

@@ -111,6 +111,7 @@ class Table:
         self._held: str | None = None
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._quiet = 0  # >0 while a change is in progress: one notification at the end
+        self._revealed = False  # whether the latest countdown's reveal was taken
         self.camera = CameraStatus.NO_CAMERA
         self.collector = ChoiceCollector(
             self._on_reveal, countdown=countdown, clock=clock, on_change=self._changed
@@ -292,21 +293,29 @@ class Table:
         too, so the screen never shows the step in between.
         """
         self._quiet += 1
+        self._revealed = False
         try:
-            revealed = self.collector.tick()
+            ticked = self.collector.tick()
         except Exception as e:
-            revealed = False
+            ticked = False
             self._failed(Step.REVEAL, e)
         finally:
             self._quiet -= 1
-        if revealed:
+        if ticked:
             self._changed()
-        return revealed
+        return self._revealed
 
     def _on_reveal(self, camp: tuple[int, ...]) -> None:
         self._quiet += 1
         try:
-            revealed = self._accept(Reveal(camp))
+            revealed = self._revealed = self._accept(Reveal(camp))
+            if not revealed and self.state.phase is Phase.CHOOSE:
+                # Not saved (a full disk): the same choices are tried again
+                # after the countdown, nobody has to press twice.
+                self.collector.open(
+                    self.state.due,
+                    {s: Choice.CAMP if s in camp else Choice.TORCH for s in self.state.due},
+                )
             held = self._held if revealed else None
             if held is not None:
                 self._held = None

@@ -16,7 +16,15 @@ import os
 from pathlib import Path
 from typing import Any
 
-__all__ = ["HEADER_PIN", "NoGPIO", "NotAPi", "header_pin", "pi_pin_factory", "pin_factory_or_none"]
+__all__ = [
+    "HEADER_PIN",
+    "NoGPIO",
+    "NotAPi",
+    "header_pin",
+    "is_raspberry_pi",
+    "pi_pin_factory",
+    "pin_factory_or_none",
+]
 
 # BCM GPIO number -> physical pin of the 40-pin header (all Pi models since the B+).
 HEADER_PIN: dict[int, int] = {
@@ -49,6 +57,12 @@ def _board_model() -> str | None:
         return None
 
 
+def is_raspberry_pi() -> bool:
+    """Whether this machine is a Raspberry Pi (the device), not a desktop."""
+    model = _board_model()
+    return model is not None and "raspberry pi" in model.lower()
+
+
 def pi_pin_factory() -> Any:
     """A new ``LGPIOFactory``; raises :class:`NoGPIO` (one line) if this is no Pi.
 
@@ -63,8 +77,7 @@ def pi_pin_factory() -> Any:
         return MockFactory()
     if wanted != "lgpio":
         raise NoGPIO(f"GPIOZERO_PIN_FACTORY={wanted} is not supported here; use lgpio")
-    model = _board_model()
-    if model is None or "raspberry pi" not in model.lower():
+    if not is_raspberry_pi():
         raise NotAPi("no Raspberry Pi GPIO on this machine")
     try:
         from gpiozero.pins.lgpio import LGPIOFactory  # type: ignore[import-untyped]

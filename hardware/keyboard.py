@@ -22,7 +22,7 @@ at a desk, not for play at the table.
 This module is a pure mapping from key names to ``(seat, Choice)``; it imports
 no Kivy. The UI feeds it the key name Kivy reports (``keycode[1]``, e.g.
 ``"q"``, ``"1"``, ``"numpad1"``) and passes the result to
-``ChoiceCollector.press``. Key repeat is harmless: pressing the same choice
+``SeatPress`` (the core's inbox). Key repeat is harmless: pressing the same choice
 again changes nothing.
 """
 

@@ -30,7 +30,16 @@ from typing import TYPE_CHECKING
 
 from companion.games import Games
 from companion.inbox import Inbox
-from companion.notices import CameraStatus, Failed, Level, NoCardToTurn, NoGpio, Reason, Step
+from companion.notices import (
+    CameraStatus,
+    Failed,
+    Level,
+    NoCameraFound,
+    NoCardToTurn,
+    NoGpio,
+    Reason,
+    Step,
+)
 from companion.ports import Clock, Post, SeatLights, direct
 from incan_companion.config import Config
 from incan_companion.store import Store, open_or_set_aside
@@ -266,11 +275,18 @@ def _build_camera(
         if kind == "virtual" or not threaded:
             source = VirtualTable(seed, fps=15.0 if threaded else None)
         else:
+            from hardware.gpio import is_raspberry_pi
+
+            # The virtual table is a desktop's stand-in; on the device it would
+            # invent cards nobody turned.
             source = open_source(kind, device=cfg.device, width=cfg.width, height=cfg.height,
-                                 seed=seed)
+                                 seed=seed, fallback="none" if is_raspberry_pi() else "virtual")
     except Exception as e:
         _log.exception("camera")
         startup.append((Failed(Step.CAMERA, str(e)), "warning"))
+        return Camera()
+    if source.name == "none":
+        startup.append((NoCameraFound(), "warning"))
         return Camera()
     virtual = source if isinstance(source, VirtualTable) else None
     camera = Camera(

@@ -62,7 +62,10 @@ def test_the_check_finds_a_module_loaded_by_name(tmp_path: Path) -> None:
     sneaky = tmp_path / "sneaky.py"
     sneaky.write_text('"""Mentions vision in prose."""\nimport importlib\n'
                       'm = importlib.import_module("vision.scanner")\n')
-    assert _loads_by_name(sneaky) == ["sneaky.py:3: import_module()", "sneaky.py:3: 'vision.scanner'"]
+    assert _loads_by_name(sneaky) == [
+        "sneaky.py:3: import_module()",
+        "sneaky.py:3: 'vision.scanner'",
+    ]
 
 
 @pytest.mark.parametrize("modules", [

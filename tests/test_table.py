@@ -325,7 +325,7 @@ def test_a_step_that_cannot_be_saved_is_not_taken(
     table.press(1, TORCH)
     table.press(2, TORCH)
     clock.now += 2
-    table.tick()
+    assert table.tick() is False  # nothing was revealed: nothing was stored
     assert table.state.phase is Phase.CHOOSE
     assert table.state.seats[0].banked == 0
     assert table.notice is not None
@@ -338,6 +338,25 @@ def test_a_step_that_cannot_be_saved_is_not_taken(
     monkeypatch.undo()
     choose(table, clock, CAMP, TORCH, TORCH)
     assert table.state.seats[0].banked == 3
+
+
+def test_a_reveal_not_saved_keeps_the_choices_and_is_tried_again(
+    store: Store, clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    monkeypatch.setattr(store, "append", lambda *args: (_ for _ in ()).throw(OSError("full")))
+    for seat, choice in enumerate((CAMP, TORCH, TORCH)):
+        table.press(seat, choice)
+    clock.now += 2
+    assert table.tick() is False
+    assert table.collector.chosen == {0, 1, 2}  # nobody has to press again
+    assert table.collector.countdown_left == 2.0
+    monkeypatch.undo()  # space freed: the same reveal goes through after the countdown
+    clock.now += 2
+    assert table.tick() is True
+    assert table.session.log[-1] == Reveal((0,))
+    assert [s.banked for s in table.state.seats] == [3, 0, 0]
 
 
 def test_a_power_cut_loses_nothing_on_screen(tmp_path: Path, clock: VirtualClock) -> None:

@@ -31,6 +31,7 @@ from companion.notices import (
     GameIsOver,
     HeldDropped,
     HeldReturned,
+    NoCameraFound,
     NoCardToTurn,
     NoGpio,
     NotACard,
@@ -237,6 +238,8 @@ def notice_text(reason: Reason) -> str:
             )
         case CameraMissed(card):
             return _("The camera missed {card}: entered by hand.").format(card=card)
+        case NoCameraFound():
+            return _("No camera found: tap Enter card to enter each card.")
         case NoCardToTurn():
             return _("No card can be turned now.")
     raise AssertionError(f"no words for {reason!r}")  # the words test covers every reason

@@ -539,7 +539,9 @@ def open_source(kind: str = "auto", **opts: Any) -> FrameSource:
     ``kind``: ``picamera`` (width, height), ``v4l2`` (device, width, height),
     ``virtual`` (seed, fps), ``file`` (paths, fps, loop), ``none``, or
     ``auto``: the Pi camera when picamera2 imports, else a V4L2 camera that
-    actually opens and gives a frame, else the virtual table.
+    actually opens and gives a frame, else ``fallback``: the virtual table
+    (``"virtual"``, a desktop's stand-in) or no camera (``"none"``: on the
+    device, where a virtual table would invent cards nobody turned).
     """
     width, height = int(opts.get("width", 640)), int(opts.get("height", 480))
     if kind == "picamera":
@@ -558,6 +560,9 @@ def open_source(kind: str = "auto", **opts: Any) -> FrameSource:
         cam = OpenCVCamera(opts.get("device", 0), width, height, opts.get("fps"))
         if cam.probe():
             return cam
+        if opts.get("fallback", "virtual") == "none":
+            log.warning("no camera found: cards are entered by tapping")
+            return NoSource()
         log.info("no camera found: using the virtual table")
         return VirtualTable(int(opts.get("seed", 0)), opts.get("fps", 15.0))
     raise ValueError(f"unknown frame source {kind!r} (one of {', '.join(KINDS)})")
