@@ -188,3 +188,35 @@ def test_a_broken_led_is_a_notice_not_a_crash(tmp_path: Path, inbox: Inbox) -> N
         assert table.state.path[0].card == "T9"
     finally:
         d.close()
+
+
+@pytest.mark.parametrize(("on_a_pi", "kind"), [(True, "none"), (False, "virtual")])
+def test_no_camera_found_on_the_device_never_invents_cards(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, on_a_pi: bool, kind: str
+) -> None:
+    import hardware.gpio
+    import vision.sources
+
+    monkeypatch.setattr(hardware.gpio, "is_raspberry_pi", lambda: on_a_pi)
+    monkeypatch.setattr(vision.sources, "picamera_available", lambda: False)
+    monkeypatch.setattr(vision.sources.OpenCVCamera, "probe", lambda self, timeout=2.0: False)
+    data = tmp_path / "games.sqlite"
+    d = build(Config(data_file=data), seat_input="keyboard", camera="config", data_file=data)
+    try:
+        d.games.new_game(Start(("Ana", "Bo", "Cy")))
+        table = d.games.table
+        assert table is not None
+        assert d.camera.kind == kind
+        if on_a_pi:  # the device: cards by tapping, said plainly; no "Turn a card"
+            assert d.camera.virtual is None and d.controls().turn_card is None
+            assert not d.controls().camera
+            assert table.camera is CameraStatus.NO_CAMERA
+            assert table.notice is not None and table.notice.level == "warning"
+            assert notice_text(table.notice.reason) == (
+                "No camera found: tap Enter card to enter each card."
+            )
+        else:  # a desktop: the virtual table stands in
+            assert d.camera.virtual is not None and d.controls().turn_card is not None
+            assert table.camera is CameraStatus.VIRTUAL
+    finally:
+        d.close()
