@@ -192,6 +192,9 @@ class State:
     last: Outcome | None = None
     round_end: RoundEnd | None = None
     history: tuple[tuple[int, ...], ...] = field(default=())  # banked after each ended round
+    # Scores (banked + artifacts) after each ended round: what the final chart draws.
+    score_history: tuple[tuple[int, ...], ...] = field(default=())
+    pooled: bool = False  # the path's leftovers were pooled this round (one remainder)
 
     # -- what the app asks -------------------------------------------------
 
@@ -250,6 +253,27 @@ class State:
 
     def hazards_on_path(self) -> tuple[str, ...]:
         return tuple(p.card for p in self.path if p.kind.is_hazard)
+
+    @property
+    def left_on_path(self) -> int:
+        """Gems lying on the path now."""
+        return sum(p.left for p in self.path)
+
+    def artifact_worth(self) -> dict[str, int]:
+        """What each artifact on the path is worth if one seat leaves alone now.
+
+        >>> s = draw(new_game(["Ana", "Bo", "Cy"], "incan-gold-2020"), "A1")
+        >>> s.artifact_worth()
+        {'A1': 5}
+        >>> reveal(s, [0]).seats[0].score
+        5
+        """
+        worth: dict[str, int] = {}
+        for p in self.path:
+            c = p.kind
+            if c.is_artifact and p.taken_by is None and self.phase is Phase.CHOOSE:
+                worth[c.id] = self.rules.artifact_value(c.value, len(self.carried) + len(worth))
+        return worth
 
 
 def _in_game(state: State, rnd: int) -> set[str]:
@@ -415,6 +439,7 @@ def reveal(state: State, camp: Iterable[int]) -> State:
         path=tuple(path),
         carried=state.carried + tuple(a.card for a in carried),
         phase=Phase.DRAW,
+        pooled=state.pooled or (state.rules.pooled and bool(leavers)),
         last=Revealed(tuple(leavers), torch, share, left, tuple(banked), carried),
     )
     if not torch:
@@ -477,6 +502,7 @@ def _end_round(state: State) -> State:
         lost=state.lost + lost,
         round_end=RoundEnd(state.round, lost, sum(p.left for p in state.path)),
         history=(*state.history, tuple(s.banked for s in state.seats)),
+        score_history=(*state.score_history, tuple(s.score for s in state.seats)),
     )
     return ended
 
@@ -491,6 +517,7 @@ def _next_round(state: State) -> State:
         path=(),
         last=None,
         round_end=None,
+        pooled=False,
     )
 
 

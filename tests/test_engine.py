@@ -192,3 +192,29 @@ def test_state_json_has_the_contract_fields() -> None:
     assert out["removed"] == [] and out["lost"] == []
     assert out["scores"] == [5, 0, 0]
     assert "winners" not in out
+
+
+def test_score_history_counts_the_artifacts_the_banked_history_does_not() -> None:
+    s = play(3, "incan-gold", "A1", [0], "SNAKE1", [], "SNAKE2").state  # Ana leaves with A1
+    assert s.history == ((0, 0, 0),)
+    assert s.score_history == ((5, 0, 0),)
+
+
+def test_pooled_leftovers_are_one_path_total_after_a_pooled_split() -> None:
+    # Leftovers 2 (T11A, 3 seats) and 1 (T7A: 2 each among 3 is 6, 1 left): 3 on the path.
+    pooled = play(3, "incan-gold", "T11A", [], "T7A", [0, 1]).state
+    assert pooled.pooled and pooled.left_on_path == 1  # 3 shared by 2: 1 each, 1 stays
+    per_card = play(3, "diamant", "T11A", [], "T7A", [0, 1]).state
+    assert not per_card.pooled and per_card.left_on_path == 1  # 2//2 + 1//2: 1 stays on T7A
+    assert not play(3, "incan-gold", "T11A", [], "T7A").state.pooled
+    next_round = play(3, "incan-gold", "T11A", [0, 1, 2], "T1").state
+    assert not next_round.pooled  # a new round starts with each card's own leftover
+
+
+def test_artifact_worth_follows_the_order_carried_out() -> None:
+    # Incan Gold: the first three artifacts carried out are worth 5, later ones 10.
+    s = play(3, "incan-gold", "A1", [0], "SNAKE1", [], "SNAKE2").state
+    s = engine.draw(s, "A2")
+    assert s.artifact_worth() == {"A2": 5}
+    assert play(3, "diamant", "T1").state.artifact_worth() == {}
+    assert play(3, "incan-gold-2020", "A1").state.artifact_worth() == {"A1": 5}
