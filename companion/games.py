@@ -169,7 +169,7 @@ class Games:
         self.table = table
         table.set_camera(self.camera)
         for reason, level in self.startup:
-            table.say(reason, level)
+            table.say(reason, level, lasting=True)
         self._unlisten = table.listen(self._show_lights)
         self._show_lights(table)
 
@@ -181,7 +181,7 @@ class Games:
         except Exception as e:
             _log.exception("seat LEDs")
             self.lights = None  # one notice, not one per change
-            table.say(Failed(Step.SEAT_LIGHTS, str(e)), "error")
+            table.say(Failed(Step.SEAT_LIGHTS, str(e)), "error", lasting=True)
 
     def close(self) -> None:
         """Stop the current turn (the store and the lights are the caller's)."""

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from companion.engine import Unplayable
+from companion.events import Correct, Draw, Reveal
 
 __all__ = [
     "CameraMissed",
@@ -36,6 +37,8 @@ __all__ = [
     "Step",
     "StepRefused",
     "TwoCardsInView",
+    "UndoWouldDropChoices",
+    "Undone",
 ]
 
 Level = Literal["info", "warning", "error"]
@@ -118,6 +121,24 @@ class NothingToUndo:
 
 
 @dataclass(frozen=True)
+class Undone:
+    """What an undo took back: ``event`` is the step cancelled (a Draw, a
+    Reveal or a Correct of :mod:`companion.events`); ``dropped`` counts the
+    seats whose choices of the open turn went with it."""
+
+    event: Draw | Reveal | Correct
+    dropped: int = 0
+
+
+@dataclass(frozen=True)
+class UndoWouldDropChoices:
+    """Undo was tapped while seats had already chosen: a second tap confirms."""
+
+    chosen: int
+    event: Draw | Reveal | Correct
+
+
+@dataclass(frozen=True)
 class StepRefused:
     """The rules refused a step; ``rule`` is the refusal's class name
     (e.g. ``CorrectionRefused``), ``detail`` the log reader's own text."""
@@ -175,6 +196,8 @@ Reason = (
     | HeldReturned
     | HeldDropped
     | NothingToUndo
+    | Undone
+    | UndoWouldDropChoices
     | StepRefused
     | Failed
     | NoGpio
@@ -187,8 +210,15 @@ Reason = (
 
 @dataclass(frozen=True)
 class Notice:
-    """One line for the status bar: what happened that the table should know."""
+    """One line for the status bar: what happened that the table should know.
+
+    A notice is about the moment it was said: it ends with the next step of
+    the game (``step`` counts the steps taken when it was said), unless it is
+    ``lasting``: a fact about the device (no camera, no GPIO) that stays true.
+    """
 
     reason: Reason
     level: Level = "info"
     at: float = 0.0
+    step: int = 0
+    lasting: bool = False

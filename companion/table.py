@@ -44,8 +44,10 @@ True
 True
 >>> table.state.seats[0].banked, len(store.session(table.game).log)
 (5, 3)
->>> table.scan("IG:T12"), table.notice
-(False, Notice(reason=NotACard(text='IG:T12'), level='warning', at=1.0))
+>>> table.scan("IG:T12"), table.notice.reason
+(False, NotACard(text='IG:T12'))
+>>> table.scan("T5A"), table.notice is None  # a notice ends with the next step
+(True, True)
 """
 
 from __future__ import annotations
@@ -73,6 +75,8 @@ from companion.notices import (
     Reason,
     Step,
     StepRefused,
+    Undone,
+    UndoWouldDropChoices,
 )
 from companion.ports import Clock, EventStore
 from companion.session import Session
@@ -112,6 +116,8 @@ class Table:
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._quiet = 0  # >0 while a change is in progress: one notification at the end
         self._revealed = False  # whether the latest countdown's reveal was taken
+        self._steps = 0  # steps taken since this table was built: notices end with one
+        self._undo_armed: tuple[int, frozenset[int]] | None = None  # (step, chosen) warned of
         self.camera = CameraStatus.NO_CAMERA
         self.collector = ChoiceCollector(
             self._on_reveal, countdown=countdown, clock=clock, on_change=self._changed
@@ -168,8 +174,16 @@ class Table:
 
     @property
     def notice(self) -> Notice | None:
-        """The latest notice, for a one-line status bar."""
-        return self._notices[-1] if self._notices else None
+        """The latest notice still current, for the status bar.
+
+        A notice ends when what it is about is over: with the next step of
+        the game ("Snakes waits until the choices are revealed" ends with the
+        reveal), unless it is a lasting fact about the device.
+        """
+        for notice in reversed(self._notices):
+            if notice.lasting or notice.step == self._steps:
+                return notice
+        return None
 
     @property
     def can_undo(self) -> bool:
@@ -216,10 +230,13 @@ class Table:
                 # A broken screen or LED must not stop the game itself.
                 _log.exception("table listener %r failed", listener)
 
-    def say(self, reason: Reason, level: Level = "info") -> None:
-        """Add a notice for the status line (also used by adapters: "not a card")."""
+    def say(self, reason: Reason, level: Level = "info", *, lasting: bool = False) -> None:
+        """Add a notice for the status line (also used by adapters: "not a card").
+
+        ``lasting``: a fact about the device that does not end with the next step.
+        """
         _log.log(logging.INFO if level == "info" else logging.WARNING, "%s", reason)
-        self._notices.append(Notice(reason, level, self._clock()))
+        self._notices.append(Notice(reason, level, self._clock(), self._steps, lasting))
         del self._notices[:-MAX_NOTICES]
         self._changed()
 
@@ -337,7 +354,20 @@ class Table:
         if not self.session.can_undo:
             self.say(NothingToUndo())
             return False
-        return self._accept(Undo())
+        undone = self.session.effective[-1]
+        assert isinstance(undone, Draw | Reveal | Correct)
+        chosen = self.collector.chosen
+        if chosen and self._undo_armed != (self._steps, chosen):
+            # Presses are never thrown away silently: the first tap says what
+            # would go, a second tap (with nothing changed) confirms.
+            self._undo_armed = (self._steps, chosen)
+            self.say(UndoWouldDropChoices(len(chosen), undone), "warning")
+            return False
+        self._undo_armed = None
+        if not self._accept(Undo()):
+            return False
+        self.say(Undone(undone, len(chosen)))
+        return True
 
     def correct(self, pos: int, card_id: str) -> bool:
         """The card at path position ``pos`` is really ``card_id``."""
@@ -371,6 +401,7 @@ class Table:
             self._sync_collector()
             return False
         self.session.apply(event)
+        self._steps += 1
         self._sync_collector()
         self._changed()
         return True

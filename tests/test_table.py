@@ -22,6 +22,8 @@ from companion.notices import (
     NothingToUndo,
     Step,
     StepRefused,
+    Undone,
+    UndoWouldDropChoices,
 )
 from companion.simulate import VirtualClock, choose_camp, next_card
 from companion.table import MAX_NOTICES, Table
@@ -453,3 +455,53 @@ def test_whole_games_replay_from_the_data_file(
     assert replayed.phase is Phase.GAME_OVER
     assert not table.collector.is_open
     assert store.unfinished() is None
+
+
+def test_a_notice_ends_when_what_it_is_about_is_over(store: Store, clock: VirtualClock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    table.scan("SNAKE1")  # turned early: it waits for the reveal
+    assert table.notice is not None and table.notice.reason == CardHeld("SNAKE1")
+    choose(table, clock, TORCH, TORCH, TORCH)
+    assert [p.card for p in table.state.path] == ["T9", "SNAKE1"]
+    assert table.notice is None  # the card is on the path: nothing waits any more
+    table.say(Failed(Step.CAMERA, "unplugged"), "error", lasting=True)
+    choose(table, clock, TORCH, TORCH, TORCH)  # a step later a device's fact still shows
+    assert table.notice is not None and table.notice.reason == Failed(Step.CAMERA, "unplugged")
+
+
+def test_undo_says_what_it_took_back(store: Store, clock: VirtualClock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    assert table.undo()
+    assert table.notice is not None and table.notice.reason == Undone(Draw("T9"))
+    assert notice_text(table.notice.reason) == (
+        "Undone: Treasure 9 is off the path; take it back."
+    )
+    table.scan("T9")
+    choose(table, clock, CAMP, TORCH, TORCH)
+    assert table.undo()
+    assert table.notice is not None and table.notice.reason == Undone(Reveal((0,)))
+    assert notice_text(table.notice.reason) == "Undone: the reveal; choose again."
+
+
+def test_undo_never_throws_presses_away_silently(store: Store, clock: VirtualClock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    table.press(0, CAMP)
+    table.press(1, TORCH)
+    assert table.undo() is False  # first tap: says what would go, changes nothing
+    assert table.notice is not None
+    assert table.notice.reason == UndoWouldDropChoices(2, Draw("T9"))
+    assert notice_text(table.notice.reason) == (
+        "2 seats have chosen: tap Undo again to take back treasure 9 and clear their choices."
+    )
+    assert [p.card for p in table.state.path] == ["T9"] and table.collector.chosen == {0, 1}
+    table.press(2, TORCH)  # a press in between: the next tap warns again
+    assert table.undo() is False
+    assert table.undo() is True  # confirmed
+    assert table.state.path == () and table.collector.chosen == frozenset()
+    assert table.notice is not None and table.notice.reason == Undone(Draw("T9"), 3)
+    assert notice_text(table.notice.reason) == (
+        "Undone: Treasure 9 is off the path; take it back. 3 seats' choices were cleared."
+    )

@@ -16,6 +16,9 @@ WIDTH, HEIGHT = 800, 480  # the official Raspberry Pi touchscreen
 def configure(*, fullscreen: bool = False, quiet: bool = False, fast: bool = False) -> None:
     """Set Kivy up for the touchscreen; ``fast`` lifts the frame cap (the demo)."""
     os.environ.setdefault("KIVY_NO_ARGS", "1")
+    # SDL2 audio: the sound board tells a working sound from a missing device
+    # by its length, which only this provider reports reliably.
+    os.environ.setdefault("KIVY_AUDIO", "sdl2")
     # Kivy's default log mode swaps sys.stderr for its logger: our one-line
     # errors and the demo's summary would vanish when the console log is off.
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")

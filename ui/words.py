@@ -21,6 +21,7 @@ from companion.engine import (
     TreasureSplit,
     Unplayable,
 )
+from companion.events import Correct, Draw, Reveal
 from companion.notices import (
     CameraMissed,
     CameraStatus,
@@ -40,6 +41,8 @@ from companion.notices import (
     Step,
     StepRefused,
     TwoCardsInView,
+    Undone,
+    UndoWouldDropChoices,
 )
 from ui.i18n import _, ngettext, pgettext
 
@@ -222,6 +225,20 @@ def notice_text(reason: Reason) -> str:
             return _("{card} is no longer waiting.").format(card=card_name(card).capitalize())
         case NothingToUndo():
             return _("Nothing to undo.")
+        case Undone(event, dropped):
+            text = _undone(event)
+            if dropped:
+                text += " " + ngettext(
+                    "{n} seat's choice was cleared.", "{n} seats' choices were cleared.", dropped
+                ).format(n=dropped)
+            return text
+        case UndoWouldDropChoices(chosen, event):
+            return ngettext(
+                "{n} seat has chosen: tap Undo again to take back {what} and clear that choice.",
+                "{n} seats have chosen: tap Undo again to take back {what} and clear "
+                "their choices.",
+                chosen,
+            ).format(n=chosen, what=_step_name(event))
         case StepRefused(rule, detail):
             if rule == "NothingToUndo":
                 return _("Nothing to undo.")
@@ -257,6 +274,32 @@ _FAILED = {
     Step.CAMERA: lambda: _("Camera failed: {error}"),
     Step.SCANNER: lambda: _("Scanner failed: {error}"),
 }
+
+
+def _step_name(event: Draw | Reveal | Correct) -> str:
+    """A step of the game as the object of "take back …"."""
+    match event:
+        case Draw(card):
+            return card_name(card)
+        case Reveal():
+            return _("the reveal")
+        case Correct(pos):
+            return _("the correction of card {n}").format(n=pos + 1)
+    raise AssertionError(event)
+
+
+def _undone(event: Draw | Reveal | Correct) -> str:
+    """What an undo took back, and what the table does about it."""
+    match event:
+        case Draw(card):
+            return _("Undone: {card} is off the path; take it back.").format(
+                card=card_name(card).capitalize()
+            )
+        case Reveal():
+            return _("Undone: the reveal; choose again.")
+        case Correct(pos):
+            return _("Undone: the correction of card {n}.").format(n=pos + 1)
+    raise AssertionError(event)
 
 
 def _why_not(card: str, why: Unplayable) -> str:
