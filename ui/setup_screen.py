@@ -1,15 +1,23 @@
-"""Before a game: seats and names, rule set, hidden tents, language, or resume a stored game."""
+"""Before a game: seats and names, rule set, hidden tents, language, or resume a stored game.
+
+A name field with focus opens the on-screen keyboard (:mod:`ui.keyboard`) in
+the language in use, docked at the bottom of this screen; it closes on its
+Done key, when the field loses focus, or when the screen is left.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from kivy.factory import Factory
+from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.engine import MAX_SEATS, MIN_SEATS
 from ui.i18n import LANGUAGES, _, language
+from ui.keyboard import NameKeyboard
 from ui.presenters import RULE_CHOICES, rules_label, setup_problem
 
 
@@ -19,6 +27,7 @@ class SetupScreen(Screen):
     hidden_tents = BooleanProperty(False)
     problem = StringProperty("")
     resume_text = StringProperty("")  # "" when there is no unfinished game
+    keyboard: NameKeyboard | None = None  # made when a name field first gets focus
 
     def on_kv_post(self, base_widget: Any) -> None:
         for i, name in enumerate(RULE_CHOICES):
@@ -31,11 +40,77 @@ class SetupScreen(Screen):
             self.ids.languages.add_widget(button)
         for i, box in enumerate(self.name_inputs):
             if not box.text:
-                box.text = _("Player {n}").format(n=i + 1)
+                box.text = self.placeholder(i)
+            box.bind(focus=self._name_focus)
+        # Rebuilt in another language, this screen leaves its manager.
+        self.bind(manager=self._managed)
+
+    @staticmethod
+    def placeholder(seat: int) -> str:
+        """The name a seat has until someone types one (``seat`` from 0)."""
+        return _("Player {n}").format(n=seat + 1)
 
     @property
     def name_inputs(self) -> list[Any]:
         return [self.ids[f"name{i}"] for i in range(MAX_SEATS)]
+
+    def offer(self, names: Sequence[str], seats: int) -> None:
+        """Offer the last table again: its seat count and names; seats past
+        ``names`` keep (or get back) their placeholder."""
+        self.seat_count = max(MIN_SEATS, min(MAX_SEATS, int(seats)))
+        for i, box in enumerate(self.name_inputs):
+            box.text = names[i] if i < len(names) and names[i].strip() else self.placeholder(i)
+        self.problem = ""
+
+    # --- the on-screen keyboard ----------------------------------------------------
+
+    def _name_focus(self, box: Any, focused: bool) -> None:
+        if focused:
+            self.show_keyboard(box)
+        elif self.keyboard is not None and self.keyboard.target is box:
+            self.hide_keyboard()
+
+    def show_keyboard(self, box: Any) -> None:
+        """Dock the keyboard at the bottom, typing into ``box``, and lift the
+        screen's content if ``box`` would be under it."""
+        keyboard = self.keyboard
+        if keyboard is None or keyboard.language != language():
+            if keyboard is not None and keyboard.parent is not None:
+                self.remove_widget(keyboard)
+            keyboard = self.keyboard = NameKeyboard(language=language())
+            keyboard.bind(on_done=lambda *args: self.hide_keyboard())
+        keyboard.target = box
+        if keyboard.parent is None:
+            keyboard.pos = (0, 0)
+            keyboard.width = self.width
+            self.add_widget(keyboard)  # last: above the content, and touched first
+        content = self.ids.content
+        bottom = box.y - content.y  # the field's bottom with the content not lifted
+        content.y = max(0.0, keyboard.height + dp(6) - bottom)
+
+    def hide_keyboard(self) -> None:
+        """Close the keyboard; the field it typed in loses focus."""
+        keyboard = self.keyboard
+        self.ids.content.y = 0
+        if keyboard is None:
+            return
+        field, keyboard.target = keyboard.target, None
+        keyboard.set_mode()
+        if keyboard.parent is not None:
+            self.remove_widget(keyboard)
+        if field is not None and field.focus:
+            field.focus = False
+
+    @property
+    def keyboard_shown(self) -> bool:
+        return self.keyboard is not None and self.keyboard.parent is self
+
+    def on_pre_leave(self, *args: Any) -> None:
+        self.hide_keyboard()
+
+    def _managed(self, screen: Any, manager: Any) -> None:
+        if manager is None:
+            self.hide_keyboard()
 
     def change_seats(self, delta: int) -> None:
         self.seat_count = max(MIN_SEATS, min(MAX_SEATS, int(self.seat_count) + delta))
