@@ -194,7 +194,9 @@ class State:
     history: tuple[tuple[int, ...], ...] = field(default=())  # banked after each ended round
     # Scores (banked + artifacts) after each ended round: what the final chart draws.
     score_history: tuple[tuple[int, ...], ...] = field(default=())
-    pooled: bool = False  # the path's leftovers were pooled this round (one remainder)
+    # After a pooled split the remainder belongs to the path, not to a card: it
+    # is kept on the last card (docs/state-json.md), and this says (card, gems).
+    pooled: tuple[int, int] | None = None
 
     # -- what the app asks -------------------------------------------------
 
@@ -439,7 +441,7 @@ def reveal(state: State, camp: Iterable[int]) -> State:
         path=tuple(path),
         carried=state.carried + tuple(a.card for a in carried),
         phase=Phase.DRAW,
-        pooled=state.pooled or (state.rules.pooled and bool(leavers)),
+        pooled=(len(path) - 1, left) if state.rules.pooled and leavers and left else state.pooled,
         last=Revealed(tuple(leavers), torch, share, left, tuple(banked), carried),
     )
     if not torch:
@@ -517,7 +519,7 @@ def _next_round(state: State) -> State:
         path=(),
         last=None,
         round_end=None,
-        pooled=False,
+        pooled=None,
     )
 
 

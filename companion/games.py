@@ -29,13 +29,16 @@ from companion.ports import Clock, EventStore, SeatLights
 from companion.session import Session
 from companion.table import Table
 
-__all__ = ["HIDDEN_TENTS", "LANGUAGE", "LAST_TABLE", "Games"]
+__all__ = ["ABANDONED", "HIDDEN_TENTS", "LANGUAGE", "LAST_TABLE", "Games"]
 
 _log = logging.getLogger(__name__)
 
 HIDDEN_TENTS = "hidden_tents"  # a per-game option kept in the data file
 LANGUAGE = "language"  # the set-up screen's choice, kept in the data file
 LAST_TABLE = "last_table"  # the names of the last table that played, in seat order
+ABANDONED = "abandoned"  # a per-game option: the table left it, do not offer it again
+SOUND_VOLUME = "sound_volume"  # the menu's choices, kept in the data file
+SOUND_MUTED = "sound_muted"
 
 
 class Games:
@@ -92,12 +95,71 @@ class Games:
         return table
 
     def unfinished(self) -> int | None:
-        """The latest game not yet over, to offer at start-up (None on any failure)."""
+        """The latest game not yet over and not abandoned, to offer at start-up
+        (None on any failure)."""
         try:
-            return self.store.unfinished()
+            game = self.store.unfinished()
+            if game is not None and self.store.option(game, ABANDONED) == "1":
+                return None
+            return game
         except Exception:
             _log.exception("looking for an unfinished game")
             return None
+
+    def leave(self, *, abandon: bool = False) -> None:
+        """The table leaves the current game (the menu's new game or abandon).
+
+        The game stays in the data file either way; an abandoned one is not
+        offered to resume.
+
+        >>> from companion.memory import MemoryStore
+        >>> games = Games(MemoryStore())
+        >>> _ = games.new_game(Start(("Ana", "Bo", "Cy")))
+        >>> games.leave(abandon=True); games.table, games.unfinished()
+        (None, None)
+        """
+        table = self.table
+        if table is None:
+            return
+        if abandon:
+            try:
+                self.store.set_option(table.game, ABANDONED, "1")
+            except Exception:
+                _log.exception("marking the game abandoned")
+        if self._unlisten is not None:
+            self._unlisten()
+            self._unlisten = None
+        table.close()
+        self.table = None
+        if self.lights is not None:
+            try:
+                self.lights.set_leds(())
+            except Exception:
+                _log.exception("seat LEDs")
+
+    def sound(self, volume: float, muted: bool) -> tuple[float, bool]:
+        """The sound settings chosen in the menu, else the given defaults."""
+        try:
+            said_volume = self.store.setting(SOUND_VOLUME)
+            said_muted = self.store.setting(SOUND_MUTED)
+        except Exception:
+            _log.exception("reading the sound settings")
+            return volume, muted
+        try:
+            if said_volume is not None:
+                volume = min(1.0, max(0.0, float(said_volume)))
+        except ValueError:
+            pass
+        if said_muted in ("0", "1"):
+            muted = said_muted == "1"
+        return volume, muted
+
+    def remember_sound(self, volume: float, muted: bool) -> None:
+        try:
+            self.store.set_setting(SOUND_VOLUME, f"{volume:.2f}")
+            self.store.set_setting(SOUND_MUTED, "1" if muted else "0")
+        except Exception:
+            _log.exception("storing the sound settings")
 
     def session(self, game: int) -> Session:
         return self.store.session(game)

@@ -97,6 +97,7 @@ class Autoplay:
             self._waiting_shown = None
         state = table.state
         if state.phase is Phase.GAME_OVER:
+            app.show_screen("game_over")  # as the table taps "Final scores"
             return True
         if state.phase is Phase.CHOOSE:
             self._choose()

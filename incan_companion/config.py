@@ -13,6 +13,10 @@ them: :class:`ConfigError` names the file and the key that is wrong.
     [buttons]
     debounce_ms = 30
 
+    [sound]
+    volume = 0.8            # 0..1; the in-game menu's choice outranks it
+    muted = false
+
     [camera]
     source = "auto"         # auto | picamera | v4l2 | virtual | none
     device = 0              # V4L2 device number
@@ -81,6 +85,8 @@ class Config:
     hidden_tents: bool = False
     countdown: float = DEFAULT_COUNTDOWN
     debounce_ms: int = 30
+    volume: float = 0.8
+    muted: bool = False
     camera: CameraConfig = field(default_factory=CameraConfig)
     pins: tuple[SeatPins, ...] = DEFAULT_PINS
     data_file: Path = field(default_factory=default_data_file)
@@ -90,6 +96,7 @@ class Config:
 _KNOWN: dict[str, set[str]] = {
     "game": {"seats", "rules", "language", "hidden_tents", "countdown"},
     "buttons": {"debounce_ms"},
+    "sound": {"volume", "muted"},
     "camera": {"source", "device", "width", "height"},
     "pins": {f"seat{n}" for n in range(1, MAX_SEATS + 1)},
     "data": {"file"},
@@ -152,6 +159,8 @@ def parse(text: str, where: str = "config") -> Config:
         hidden_tents=r.boolean("game", "hidden_tents", False),
         countdown=r.number("game", "countdown", DEFAULT_COUNTDOWN, 0.0, 30.0),
         debounce_ms=r.integer("buttons", "debounce_ms", 30, 1, 500),
+        volume=r.number("sound", "volume", 0.8, 0.0, 1.0),
+        muted=r.boolean("sound", "muted", False),
         camera=CameraConfig(
             source=r.choice("camera", "source", "auto", CAMERA_SOURCES),
             device=r.integer("camera", "device", 0, 0, 63),

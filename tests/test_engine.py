@@ -200,15 +200,17 @@ def test_score_history_counts_the_artifacts_the_banked_history_does_not() -> Non
     assert s.score_history == ((5, 0, 0),)
 
 
-def test_pooled_leftovers_are_one_path_total_after_a_pooled_split() -> None:
-    # Leftovers 2 (T11A, 3 seats) and 1 (T7A: 2 each among 3 is 6, 1 left): 3 on the path.
-    pooled = play(3, "incan-gold", "T11A", [], "T7A", [0, 1]).state
-    assert pooled.pooled and pooled.left_on_path == 1  # 3 shared by 2: 1 each, 1 stays
-    per_card = play(3, "diamant", "T11A", [], "T7A", [0, 1]).state
-    assert not per_card.pooled and per_card.left_on_path == 1  # 2//2 + 1//2: 1 stays on T7A
-    assert not play(3, "incan-gold", "T11A", [], "T7A").state.pooled
-    next_round = play(3, "incan-gold", "T11A", [0, 1, 2], "T1").state
-    assert not next_round.pooled  # a new round starts with each card's own leftover
+def test_a_pooled_remainder_belongs_to_the_path_not_to_a_card() -> None:
+    # Leftovers 2 (T11A among 3) and 1 (T7A among 3): 3 on the path; two leave: 1 each, 1 stays.
+    s = play(3, "incan-gold", "T11A", [], "T7A", [0, 1]).state
+    assert s.pooled == (1, 1) and s.left_on_path == 1  # kept on the last card, for the JSON
+    s = engine.draw(s, "T5A")  # the one seat left takes 5: nothing new stays
+    assert s.pooled == (1, 1)
+    s = engine.draw(engine.reveal(s, []), "T9")
+    assert [p.left for p in s.path] == [0, 1, 0, 0] and s.pooled == (1, 1)
+    assert play(3, "diamant", "T11A", [], "T7A", [0, 1]).state.pooled is None  # per card
+    assert play(3, "incan-gold", "T11A", [], "T7A").state.pooled is None
+    assert play(3, "incan-gold", "T11A", [0, 1, 2], "T1").state.pooled is None  # next round
 
 
 def test_artifact_worth_follows_the_order_carried_out() -> None:

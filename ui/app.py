@@ -31,20 +31,25 @@ from kivy.core.window import Window
 from kivy.lang import Builder
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
-from companion.engine import DEFAULT_SEATS, Phase
+from companion.engine import DEFAULT_SEATS, Bust, Phase, State
 from companion.events import Start
 from companion.games import Games
 from companion.rules import DEFAULT_RULES
 from companion.table import Table
 from ui import i18n, presenters
 from ui.controls import Controls
+from ui.cues import cues, tick_cue
 from ui.i18n import _
+from ui.sound import SilentBoard, Sounds
 
 _log = logging.getLogger(__name__)
 
 KV_DIR = Path(__file__).resolve().parent
-KV_FILES = ("widgets.kv", "table.kv", "setup.kv", "round_end.kv", "game_over.kv", "picker.kv")
+KV_FILES = (
+    "widgets.kv", "table.kv", "setup.kv", "round_end.kv", "game_over.kv", "picker.kv", "menu.kv",
+)
 TICK_S = 0.1  # the countdown and a stepped camera run at this period
+BUST_HOLD_S = 4.0  # how long the busting pair holds the table before the summary
 _kv_loaded = False
 
 
@@ -54,6 +59,7 @@ def load_kv() -> None:
     if _kv_loaded:
         return
     import ui.game_over_screen
+    import ui.menu
     import ui.picker
     import ui.round_end_screen
     import ui.setup_screen
@@ -90,6 +96,7 @@ class CompanionApp(App):
         seats: int = DEFAULT_SEATS,
         rules: str = DEFAULT_RULES,
         hidden_tents: bool = False,
+        sounds: Sounds | None = None,
         autoplay: Callable[[CompanionApp], bool] | None = None,
         screenshot: Path | None = None,
         **kwargs: Any,
@@ -100,6 +107,11 @@ class CompanionApp(App):
         self.default_seats = seats
         self.default_rules = rules
         self.hidden_tents = hidden_tents
+        self.sounds: Sounds = sounds if sounds is not None else SilentBoard()
+        self._cue_state: tuple[State | None, tuple[Table, int] | None] = (None, None)
+        self._holding: tuple[int, float] | None = None  # (round, since) of a bust on show
+        self.bust_to_summary_s: float | None = None  # the last bust's moment, measured
+        self.menu: Any = None
         self.autoplay = autoplay
         self.screenshot_path = screenshot
         self.sm: ScreenManager | None = None
@@ -134,6 +146,7 @@ class CompanionApp(App):
             self.hidden_tents = self.games.hidden_tents(self.games.table.game)
             self.attach(self.games.table)
         else:
+            self._offer_last_table()
             self.show_setup()
         Clock.schedule_interval(self.tick, TICK_S)
         Clock.schedule_once(self._first_frame, 0)
@@ -163,10 +176,13 @@ class CompanionApp(App):
         self.table_screen.camera = self.controls.camera
 
     def choose_language(self, code: str) -> None:
-        """The set-up screen's language buttons: every screen in ``code``'s
-        language from now on, and at the next start."""
+        """The language buttons (set-up screen and menu): every screen, and
+        everything on it, in ``code``'s language from now on, and at the next
+        start. The table stays on the screen it was on."""
         if self.sm is None:
             return
+        was_on = self.sm.current
+        menu_open = self.menu is not None
         old = self.setup_screen
         placeholders = [_("Player {n}").format(n=n + 1) for n in range(len(old.name_inputs))]
         typed = [box.text for box in old.name_inputs]
@@ -179,6 +195,8 @@ class CompanionApp(App):
         self.games.remember_language(i18n.language())
         if self.picker is not None:
             self.picker.dismiss()
+        if self.menu is not None:
+            self.menu.dismiss(animation=False)
         try:
             from ui.fonts import register_fonts
 
@@ -192,9 +210,14 @@ class CompanionApp(App):
             if text != placeholder:  # a name someone typed stays; "Player 3" is translated
                 box.text = text
         new.seat_count, new.rules, new.hidden_tents = kept
-        self._phase = None
+        self._countdown_shown = ""
         self.refresh()
-        self.show_setup()
+        if was_on == "setup" or self.table is None:
+            self.show_setup()
+        else:
+            self.show_screen(was_on)
+        if menu_open:
+            self.open_menu()
 
     def _first_frame(self, dt: float) -> None:
         # This runs before the first draw; the next tick comes after it.
@@ -248,6 +271,9 @@ class CompanionApp(App):
             notice_level=notice.level if notice else "info",
             can_undo=table.can_undo,
         )
+        tick = tick_cue(self._countdown_shown, view.countdown)
+        if tick is not None:
+            self.sounds.play(tick)
         self._countdown_shown = view.countdown
         self.table_screen.show(view)
         if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and state.round_end is not None:
@@ -256,15 +282,45 @@ class CompanionApp(App):
             )
         if state.phase is Phase.GAME_OVER:
             self.game_over_screen.show(presenters.game_over_view(state))
+        self._play_cues(table)
         if state.phase is not self._phase:
             # Follow the game to the screen of its phase, once per change, so a
             # player can still look back at the table after a round ended.
             self._phase = state.phase
-            self.show_screen(
-                {Phase.ROUND_OVER: "round_end", Phase.GAME_OVER: "game_over"}.get(
-                    state.phase, "table"
-                )
-            )
+            if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
+                self._holding = None
+                self.show_screen("table")
+            elif isinstance(state.last, Bust):
+                # The bust is a moment: the pair stays on the table, lit, until
+                # tapped or for a few seconds, before the round's summary.
+                self._holding = (state.round, time.perf_counter())
+                self.table_screen.holding = True
+                self.show_screen("table")
+                Clock.schedule_once(lambda dt: self.end_bust_hold(), BUST_HOLD_S)
+            else:
+                self._holding = None
+                self.show_screen("round_end")  # round 5 too: then the final scores
+
+    def end_bust_hold(self) -> None:
+        """The bust has been seen: on to the round's summary (a tap, or the timer)."""
+        holding, self._holding = self._holding, None
+        self.table_screen.holding = False
+        table = self.table
+        if holding is None or table is None:
+            return
+        state = table.state
+        if state.round == holding[0] and state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            self.bust_to_summary_s = time.perf_counter() - holding[1]
+            self.show_screen("round_end")
+
+    def _play_cues(self, table: Table) -> None:
+        """The sound of what changed since the screen last showed the game."""
+        log = table.session.log
+        before, seen = self._cue_state
+        if seen is not None and seen[0] is table:
+            for cue in cues(before, table.state, log[seen[1]:]):
+                self.sounds.play(cue)
+        self._cue_state = (table.state, (table, len(log)))
 
     def show_screen(self, name: str) -> None:
         if self.sm is not None and self.sm.current != name:
@@ -283,6 +339,11 @@ class CompanionApp(App):
                 _log.exception("reading game %s", game)
         self.setup_screen.resume_text = text
         self.show_screen("setup")
+
+    def _offer_last_table(self) -> None:
+        last = self.games.last_table()
+        if last:  # the same group usually plays again: its names are one tap away
+            self.setup_screen.offer(last, len(last))
 
     # --- what the players do ---------------------------------------------------------
 
@@ -336,6 +397,69 @@ class CompanionApp(App):
         self.picker.bind(on_dismiss=lambda *a: setattr(self, "picker", None))
         self.picker.open(animation=False)
 
+    # --- the menu -----------------------------------------------------------------------
+
+    def open_menu(self) -> None:
+        from ui.menu import GameMenu
+
+        if self.menu is not None:
+            self.menu.dismiss(animation=False)
+        table = self.table
+        rules = table.state.rules.name if table is not None else self.setup_screen.rules
+        self.menu = GameMenu(
+            rules_text=presenters.rules_reminder(rules),
+            volume=self.sounds.volume, muted=self.sounds.muted, in_game=table is not None,
+        )
+        self.menu.bind(on_dismiss=lambda *a: setattr(self, "menu", None))
+        self.menu.open(animation=False)
+
+    def _confirm(self, question: str, yes: str, on_yes: Callable[[], None]) -> None:
+        from ui.menu import Confirm
+
+        Confirm(question, yes, _("Cancel"), on_yes).open(animation=False)
+
+    def menu_new_game(self) -> None:
+        """A new game: the one on the table stays in the data file, to resume."""
+        if self.table is None:
+            self._close_menu()
+            self.show_setup()
+            return
+        self._confirm(
+            _("Start a new game? This game is kept and can be resumed."),
+            _("New game"),
+            lambda: self._leave(abandon=False),
+        )
+
+    def menu_abandon(self) -> None:
+        """Abandon the game on the table: it is kept, but never offered again."""
+        self._confirm(
+            _("Abandon this game? It will not be offered to resume."),
+            _("Abandon game"),
+            lambda: self._leave(abandon=True),
+        )
+
+    def _leave(self, *, abandon: bool) -> None:
+        self._close_menu()
+        self.games.leave(abandon=abandon)
+        self._phase = None
+        self._holding = None
+        self._cue_state = (None, None)
+        self._offer_last_table()
+        self.show_setup()
+
+    def _close_menu(self) -> None:
+        if self.menu is not None:
+            self.menu.dismiss(animation=False)
+
+    def set_sound(self, volume: float, muted: bool) -> None:
+        """The menu's sound buttons; remembered in the data file."""
+        self.sounds.volume = volume
+        self.sounds.muted = muted
+        self.games.remember_sound(self.sounds.volume, self.sounds.muted)
+        if self.menu is not None:
+            self.menu.volume = self.sounds.volume
+            self.menu.muted = self.sounds.muted
+
     def undo(self) -> None:
         if self.table is not None:
             self.table.undo()
@@ -349,6 +473,8 @@ class CompanionApp(App):
                   modifiers: list[str]) -> bool:
         from kivy.core.window import Keyboard
 
+        if self.on_screen("setup") and any(b.focus for b in self.setup_screen.name_inputs):
+            return False  # typing a name: Backspace deletes a letter, digits are letters
         name = Keyboard.keycode_to_string(Window._system_keyboard, key) if key else ""
         name = codepoint or name or ""
         if key == 8:  # backspace: undo

@@ -1,8 +1,9 @@
 """The card picker: which card a path card really is, or which card was turned.
 
-Only cards the rules allow at that point are offered (the session's
-correction options, or the cards that can be drawn now), so a pick always
-applies.
+Every card of the rule set has a fixed place; only the cards the rules allow
+at that point (the session's correction options, or the cards that can be
+drawn now) can be tapped, the others are dimmed. A pick always applies, and
+a tap never lands on a card that moved.
 """
 
 from __future__ import annotations
@@ -27,11 +28,13 @@ class CardPicker(ModalView):
         self.empty = view.empty
         self._on_pick = on_pick
         grid = self.ids.faces
-        n = len(view.faces)
-        grid.cols = 8 if n > 14 else 7 if n > 6 else max(1, n)
-        for face in view.faces:
+        tiles = view.tiles
+        grid.cols = max(1, -(-len(tiles) // 3))  # three fixed rows
+        for tile in tiles:
             w = CardFaceWidget()
-            w.show_face(face)
+            w.show_face(tile.face)
+            w.faded = not tile.enabled
+            w.disabled = not tile.enabled
             w.bind(on_release=self._picked)
             grid.add_widget(w)
 
@@ -41,4 +44,10 @@ class CardPicker(ModalView):
 
     @property
     def faces(self) -> list[CardFaceWidget]:
+        """The cards that can be picked, in their places' order."""
+        return [w for w in reversed(self.ids.faces.children) if not w.disabled]
+
+    @property
+    def tiles(self) -> list[CardFaceWidget]:
+        """Every card's place, enabled or not."""
         return list(reversed(self.ids.faces.children))

@@ -39,6 +39,7 @@ __all__ = [
     "FinalSeat",
     "GameOverView",
     "PathCardView",
+    "PickerTile",
     "PickerView",
     "RoundEndSeat",
     "RoundEndView",
@@ -134,8 +135,9 @@ class PathCardView:
     pos: int
     face: CardFace
     left: str  # "2 left" or ""
-    note: str  # "Ana took it", "second!" or ""
+    note: str  # "Ana took it", "worth 5", "second!" or ""
     faded: bool  # an artifact already carried out
+    highlight: bool = False  # one of the pair of hazards that just ended the round
 
 
 @dataclass(frozen=True)
@@ -150,6 +152,7 @@ class SeatView:
     artifacts: str  # "5 + 10" or ""
     choice: str  # "chosen" | "choosing…" | ""
     chosen: bool
+    waiting: bool = False  # still has to choose torch or camp
 
 
 @dataclass(frozen=True)
@@ -157,6 +160,7 @@ class TableView:
     heading: str  # "Round 2 of 5"
     rules: str  # "Incan Gold"
     prompt: str  # what the table does now
+    prompt_short: str  # the same when the long one has no room: who waits, as a count
     event: str  # what the last event did, in words
     pieces: str  # gem pieces to hand out, or ""
     hazards: str  # "Hazards: spiders, fire" or ""
@@ -168,6 +172,10 @@ class TableView:
     seats: tuple[SeatView, ...]
     can_undo: bool
     can_enter: bool  # a card can be entered by hand now
+    on_path: str = ""  # the pooled remainder as a path total: "On the path: 3 gems"
+    bust: str = ""  # the round just ended on a second hazard: the moment, in words
+    artifacts_column: bool = True  # the rule set has artifacts
+    game_over: bool = False
 
 
 def _hidden(state: State, hidden_tents: bool) -> bool:
@@ -197,8 +205,9 @@ def prompt(
     waiting: Collection[int] = (),
     countdown: float | None = None,
     held: str | None = None,
+    short: bool = False,
 ) -> str:
-    """The one line telling the table what to do now."""
+    """The one line telling the table what to do now (``short``: without names)."""
     if state.phase is Phase.GAME_OVER:
         return _("The game is over.")
     if state.phase is Phase.ROUND_OVER:
@@ -208,6 +217,13 @@ def prompt(
     if state.phase is Phase.CHOOSE:
         if countdown is not None:
             return _("Everyone has chosen. Reveal in {n}…").format(n=math.ceil(countdown))
+        if short:
+            n = len(waiting)
+            return ngettext(
+                "Torch or camp? {n} seat still has to choose.",
+                "Torch or camp? {n} seats still have to choose.",
+                n,
+            ).format(n=n) if n else ""
         who = names(state, sorted(waiting))
         return _("Torch or camp? Waiting for {names}.").format(names=who) if who else ""
     if not state.path:
@@ -231,6 +247,9 @@ def table_view(
     """The main screen. ``due``/``chosen`` come from the ChoiceCollector: who, never what."""
     hide = _hidden(state, hidden_tents)
     hazards_seen: set[str] = set()
+    bust = state.last if isinstance(state.last, Bust) else None
+    bust_kind = CATALOGUE[bust.card].hazard if bust is not None else None
+    worth = state.artifact_worth()
     path = []
     for pos, p in enumerate(state.path):
         c = p.kind
@@ -242,9 +261,19 @@ def table_view(
             hazards_seen.add(c.hazard)
         if c.is_artifact and p.taken_by is not None:
             note = _("{name} took it").format(name=state.seats[p.taken_by].name)
-        left = ngettext("{n} left", "{n} left", p.left).format(n=p.left) if p.left else ""
+        elif p.card in worth:
+            # What the decision depends on: this artifact to a seat leaving alone now.
+            note = _("worth {value}").format(value=worth[p.card])
+        # After a pooled split the remainder belongs to the path, not to a card.
+        own = p.left - (state.pooled[1] if state.pooled and state.pooled[0] == pos else 0)
+        left = ngettext("{n} left", "{n} left", own).format(n=own) if own else ""
         taken = c.is_artifact and p.taken_by is not None
-        path.append(PathCardView(pos, card_face(p.card), left, note, taken))
+        path.append(
+            PathCardView(
+                pos, card_face(p.card), left, note, taken,
+                highlight=bust_kind is not None and c.hazard == bust_kind,
+            )
+        )
     seats = []
     for i, s in enumerate(state.seats):
         is_due = i in due
@@ -260,6 +289,7 @@ def table_view(
                 artifacts=_artifacts([a.value for a in s.artifacts]),
                 choice=(_("chosen") if i in chosen else _("choosing…")) if is_due else "",
                 chosen=is_due and i in chosen,
+                waiting=is_due and i not in chosen,
             )
         )
     hazards = state.hazards_on_path()
@@ -283,10 +313,26 @@ def table_view(
     if notice is not None:
         status_parts.append(notice_text(notice))
     waiting = [i for i in due if i not in chosen]
+    on_path = ""
+    if state.pooled and state.phase is Phase.CHOOSE:
+        rest = state.pooled[1]
+        on_path = ngettext(
+            "Shared leftover on the path: {n} gem", "Shared leftover on the path: {n} gems", rest
+        ).format(n=rest)
+    bust_text = ""
+    if bust is not None:
+        bust_text = _("Second {hazard}! Everyone still in the temple loses their gems.").format(
+            hazard=card_name(bust.card)
+        )
     return TableView(
         heading=_("Round {round} of {rounds}").format(round=state.round, rounds=ROUNDS),
         rules=rules_label(state.rules.name),
         prompt=prompt(state, waiting=waiting, countdown=countdown, held=held),
+        prompt_short=prompt(state, waiting=waiting, countdown=countdown, held=held, short=True),
+        on_path=on_path,
+        bust=bust_text,
+        artifacts_column=state.rules.artifacts,
+        game_over=state.phase is Phase.GAME_OVER,
         event=last_event(state),
         pieces=payout_pieces(state),
         hazards=hazard_line,
@@ -305,10 +351,17 @@ def table_view(
 
 
 @dataclass(frozen=True)
+class PickerTile:
+    face: CardFace
+    enabled: bool  # the rules allow this card here
+
+
+@dataclass(frozen=True)
 class PickerView:
     title: str
-    faces: tuple[CardFace, ...]
+    faces: tuple[CardFace, ...]  # the cards that can be picked
     empty: str  # shown when there is nothing to pick
+    tiles: tuple[PickerTile, ...] = ()  # every card of the rule set, in fixed places
 
 
 def _distinct(cards: Sequence[str]) -> tuple[str, ...]:
@@ -337,10 +390,21 @@ def picker_view(state: State, options: Sequence[str], pos: int | None = None) ->
         title = _("Card {n} is really… (now: {card})").format(
             n=pos + 1, card=card_name(current) if current else "?"
         )
+    allowed = _distinct(options)
+    by_face = {(f.title, f.subtitle): f for f in (card_face(c) for c in allowed)}
+    tiles = []
+    # Every face of the rule set keeps its place, so a tap never lands on a
+    # card that moved because another one was used up; those are disabled.
+    for cid in _distinct([c.id for c in CATALOGUE.values()
+                          if state.rules.artifacts or not c.is_artifact]):
+        face = card_face(cid)
+        found = by_face.get((face.title, face.subtitle))
+        tiles.append(PickerTile(found or face, found is not None))
     return PickerView(
         title=title,
-        faces=tuple(card_face(c) for c in _distinct(options)),
+        faces=tuple(card_face(c) for c in allowed),
         empty=_("No other card is possible here.") if not options else "",
+        tiles=tuple(tiles),
     )
 
 
@@ -348,39 +412,74 @@ def picker_view(state: State, options: Sequence[str], pos: int | None = None) ->
 
 
 @dataclass(frozen=True)
+class ScoreColumns:
+    """The headers of the end screens' score columns, in the table's language.
+
+    The signs say how a score is made, so nobody wonders whether a tent
+    holds the artifacts: ``tent`` (gems only) ``+ artifacts`` ``= score``.
+    ``artifacts`` is "" under rules without artifacts (Diamant): no such
+    column at all then.
+    """
+
+    seat: str
+    tent: str
+    artifacts: str
+    score: str
+    round: str = ""  # "this round": the round summary only
+
+
+def _score_columns(state: State, *, this_round: bool) -> ScoreColumns:
+    return ScoreColumns(
+        seat=_("seat"),
+        tent=_("tent"),
+        # The signs are the same in every language; only the words are translated.
+        artifacts="+ " + _("artifacts") if state.rules.artifacts else "",
+        score="= " + _("score"),
+        round=_("this round") if this_round else "",
+    )
+
+
+@dataclass(frozen=True)
 class RoundEndSeat:
     name: str
     colour: Colour
-    result: str  # "kept 12", "lost 7", "kept 5 and artifact 5"
-    banked: str
+    result: str  # what the round gave: "kept 12 gems", "busted, lost 7"
+    banked: str  # the tent: gems only, or HIDDEN
+    artifacts: str  # the value of every artifact the seat has: "5 + 10", or ""
+    new_artifacts: str  # those carried out this round, the end of ``artifacts``: "10", or ""
+    score: str  # tent + artifacts, or HIDDEN
 
 
 @dataclass(frozen=True)
 class RoundEndView:
     heading: str
     how: str  # why the round ended
+    columns: ScoreColumns
     seats: tuple[RoundEndSeat, ...]
     remove: str  # the card to take out of the game, or ""
     lost: str  # artifacts gone for good, or ""
     next_artifact: str  # which artifact to shuffle in next, or ""
-    button: str
+    button: str  # "Show the table" after rounds 1 to 4, "Final scores" after the last
+    goes_to: str  # the screen the button shows: "table" or "game_over"
 
 
 def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
-    """What each seat kept in the round that just ended, and what to do with the cards."""
+    """What each seat kept in the round that just ended, its tent, artifacts and
+    score, and what to do with the cards. Round 5 too: its button leads to the
+    final scores."""
     end = state.round_end
     rnd = end.round if end else state.round
     hide = _hidden(state, hidden_tents)
-    after = state.history[-1] if state.history else tuple(0 for _s in state.seats)
-    before = state.history[-2] if len(state.history) > 1 else tuple(0 for _s in state.seats)
+    zero = tuple(0 for _s in state.seats)
+    after = state.history[-1] if state.history else zero
+    before = state.history[-2] if len(state.history) > 1 else zero
     losses = dict(state.last.losses) if isinstance(state.last, Bust) else {}
     # Artifacts carried out this round: those on the ended path that a seat took.
-    arts: dict[int, list[int]] = {}
+    # A seat's artifacts are kept in the order carried, so these are its last ones.
+    new: dict[int, int] = {}
     for p in state.path:
         if p.taken_by is not None:
-            seat = state.seats[p.taken_by]
-            value = next((a.value for a in seat.artifacts if a.card == p.card), 0)
-            arts.setdefault(p.taken_by, []).append(value)
+            new[p.taken_by] = new.get(p.taken_by, 0) + 1
     seats = []
     for i, s in enumerate(state.seats):
         kept = after[i] - before[i]
@@ -388,17 +487,17 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
             result = _("busted, lost {n}").format(n=losses[i])
         else:
             result = ngettext("kept {n} gem", "kept {n} gems", kept).format(n=kept)
-        if i in arts:
-            result += ngettext(
-                " and the artifact worth {values}", " and the artifacts worth {values}",
-                len(arts[i]),
-            ).format(values=_artifacts(arts[i]))
+        values = [a.value for a in s.artifacts]
+        fresh = values[len(values) - new.get(i, 0):] if new.get(i) else []
         seats.append(
             RoundEndSeat(
-                s.name,
-                SEAT_COLOURS[i % len(SEAT_COLOURS)],
-                result,
-                HIDDEN if hide else str(s.banked),
+                name=s.name,
+                colour=SEAT_COLOURS[i % len(SEAT_COLOURS)],
+                result=result,
+                banked=HIDDEN if hide else str(s.banked),
+                artifacts=_artifacts(values),
+                new_artifacts=_artifacts(fresh),
+                score=HIDDEN if hide else str(s.score),
             )
         )
     bust = isinstance(state.last, Bust)
@@ -420,14 +519,17 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
         nxt = _("Shuffle {card} ({id}) into the deck for round {round}.").format(
             card=card_name(state.next_artifact), id=state.next_artifact, round=rnd + 1
         )
+    over = state.phase is Phase.GAME_OVER
     return RoundEndView(
         heading=_("Round {round} is over").format(round=rnd),
         how=how,
+        columns=_score_columns(state, this_round=True),
         seats=tuple(seats),
         remove=remove,
         lost=lost,
         next_artifact=nxt,
-        button=_("Show the table"),
+        button=_("Final scores") if over else _("Show the table"),
+        goes_to="game_over" if over else "table",
     )
 
 
@@ -439,15 +541,17 @@ class FinalSeat:
     artifacts: str
     score: str
     winner: bool
+    place: int  # 1 for the best; seats still tied after the artifacts share a place
+    rank: str  # the place in words: "1st", "2nd"
 
 
 @dataclass(frozen=True)
 class ChartView:
-    """Banked total of each seat after each round, scaled to ``top``."""
+    """The score (tent + artifacts) of each seat after each round, scaled to ``top``."""
 
     rounds: int
     top: int
-    series: tuple[tuple[int, ...], ...]  # per seat: banked after round 1, 2, ...
+    series: tuple[tuple[int, ...], ...]  # per seat: score after round 1, 2, ...
     colours: tuple[Colour, ...]
     labels: tuple[str, ...]
 
@@ -456,20 +560,22 @@ class ChartView:
 class GameOverView:
     heading: str
     winners: str
-    tie_break: str  # how the artifacts decided, or ""
-    seats: tuple[FinalSeat, ...]
+    tie_break: str  # how ties on score were settled, or ""
+    columns: ScoreColumns
+    seats: tuple[FinalSeat, ...]  # best first
     chart: ChartView
 
 
 def chart_view(state: State) -> ChartView:
+    """Scores after each round: what the final scores add up to, artifacts included."""
     series = tuple(
-        tuple(row[i] for row in state.history) for i in range(len(state.seats))
+        tuple(row[i] for row in state.score_history) for i in range(len(state.seats))
     )
     top = max([v for s in series for v in s] + [1])
     # A round number as the axis' top: 10, 20, 50, 100 ...
     step = 10 if top <= 50 else 20 if top <= 100 else 50
     return ChartView(
-        rounds=5,
+        rounds=ROUNDS,
         top=int(math.ceil(top / step) * step),
         series=series,
         colours=tuple(SEAT_COLOURS[i % len(SEAT_COLOURS)] for i in range(len(state.seats))),
@@ -477,38 +583,77 @@ def chart_view(state: State) -> ChartView:
     )
 
 
-def game_over_view(state: State) -> GameOverView:
-    """Final scores, the winner(s) after the artifact tie-break, and the chart."""
-    winners = state.winners if state.phase is Phase.GAME_OVER else ()
-    top = max(state.scores)
-    tied_on_score = [i for i, s in enumerate(state.scores) if s == top]
-    tie_break = ""
-    if len(tied_on_score) > 1:
-        if len(winners) == 1:
-            tie_break = _("Tied on {score}; more artifacts decide.").format(score=top)
+def place_name(place: int) -> str:
+    """A place in the final ranking as the table says it: 1 -> "1st"."""
+    words = (
+        _("1st"), _("2nd"), _("3rd"), _("4th"), _("5th"), _("6th"), _("7th"), _("8th"),
+    )  # fmt: skip
+    return words[place - 1] if 1 <= place <= len(words) else str(place)
+
+
+def _places(state: State) -> list[int]:
+    """Each seat's place: the rules' order (score, then artifacts), ties shared (1, 1, 3)."""
+    keys = [(s.score, len(s.artifacts)) for s in state.seats]
+    return [1 + sum(other > key for other in keys) for key in keys]
+
+
+def _tie_breaks(state: State, winners: Sequence[int]) -> str:
+    """One sentence per score two or more seats share, best first."""
+    scores = state.scores
+    said = []
+    for score in sorted(set(scores), reverse=True):
+        tied = [i for i, s in enumerate(scores) if s == score]
+        if len(tied) < 2:
+            continue
+        top = score == max(scores)
+        broken = len({len(state.seats[i].artifacts) for i in tied}) > 1
+        if top and len(winners) != 1:
+            broken = False  # the best are still tied: the win is shared
+        if broken:
+            said.append(_("Tied on {score}; more artifacts decide.").format(score=score))
+        elif not state.rules.artifacts:  # no artifacts to count (Diamant)
+            text = _("Tied on {score}: a shared win.") if top else _(
+                "Tied on {score}: a shared place."
+            )
+            said.append(text.format(score=score))
         else:
-            tie_break = _("Tied on {score} and on artifacts: a shared win.").format(score=top)
+            text = _("Tied on {score} and on artifacts: a shared win.") if top else _(
+                "Tied on {score} and on artifacts: a shared place."
+            )
+            said.append(text.format(score=score))
+    return " ".join(said)
+
+
+def game_over_view(state: State) -> GameOverView:
+    """Final scores ranked by the rules (score, then artifacts), the winner(s), the
+    tie-breaks, and the chart of scores."""
+    winners = state.winners if state.phase is Phase.GAME_OVER else ()
     # Two msgids, not ngettext: "Winner: {names}" is describe.py's msgid too,
     # and "Winners" is only ever said of two or more seats.
     one = len(winners) == 1
     win_text = (_("Winner: {names}") if one else _("Winners: {names}")).format(
         names=names(state, list(winners))
     )
+    places = _places(state)
+    order = sorted(range(len(state.seats)), key=lambda i: (places[i], i))
     seats = tuple(
         FinalSeat(
-            s.name,
-            SEAT_COLOURS[i % len(SEAT_COLOURS)],
-            str(s.banked),
-            _artifacts([a.value for a in s.artifacts]),
-            str(s.score),
-            i in winners,
+            name=state.seats[i].name,
+            colour=SEAT_COLOURS[i % len(SEAT_COLOURS)],
+            banked=str(state.seats[i].banked),
+            artifacts=_artifacts([a.value for a in state.seats[i].artifacts]),
+            score=str(state.seats[i].score),
+            winner=i in winners,
+            place=places[i],
+            rank=place_name(places[i]),
         )
-        for i, s in enumerate(state.seats)
+        for i in order
     )
     return GameOverView(
         heading=phase_name(Phase.GAME_OVER).capitalize(),
         winners=win_text,
-        tie_break=tie_break,
+        tie_break=_tie_breaks(state, winners),
+        columns=_score_columns(state, this_round=False),
         seats=seats,
         chart=chart_view(state),
     )
@@ -540,3 +685,28 @@ def resume_text(state: State) -> str:
         round=state.round, names=", ".join(s.name for s in state.seats)
     )
 
+
+
+# --- the in-game menu ----------------------------------------------------------------
+
+
+def rules_reminder(rules: str) -> str:
+    """The rules a table forgets, for the menu: artifacts and leftovers under ``rules``."""
+    rule_set = RULE_SETS[rules]
+    lines = [_("A second hazard of one kind ends the round: everyone still in the temple "
+               "loses the gems in hand.")]
+    if not rule_set.artifacts:
+        lines.append(_("No artifacts in this game."))
+    elif rule_set.printed_artifact_values:
+        lines.append(_("Artifacts keep their printed values: 5, 7, 8, 10 and 12. Only a seat "
+                       "that leaves alone takes them."))
+    else:
+        lines.append(_("Artifacts: the first three carried out are worth 5 each, every later "
+                       "one 10. Only a seat that leaves alone takes them."))
+    if rule_set.pooled:
+        lines.append(_("Leftovers: seats that leave together share all the gems left on the "
+                       "path; what does not divide stays on the path."))
+    else:
+        lines.append(_("Leftovers: seats that leave together split each card's gems on its "
+                       "own; what does not divide stays on that card."))
+    return "\n".join(lines)

@@ -7,7 +7,6 @@ lines need arithmetic, so they are drawn here.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,15 +23,14 @@ from kivy.properties import (
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
+from kivy.uix.stacklayout import StackLayout
 from kivy.uix.widget import Widget
 
 from ui.presenters import CardFace, ChartView, PathCardView, SeatView
 
-CARD_ASPECT = 0.68  # width / height of a quest card
-MAX_CARD_HEIGHT = 150
 #: The seat table's columns (name, status, hand, tent, artifacts, chosen), as
 #: size hints: the header in table.kv and every SeatRow use these, so they line up.
-SEAT_COLUMNS = (0.27, 0.24, 0.12, 0.13, 0.12, 0.12)
+SEAT_COLUMNS = (0.36, 0.08, 0.13, 0.14, 0.15, 0.14)
 
 
 def fitted_font_size(width: float, text: str, largest: float, smallest: float, *,
@@ -44,31 +42,6 @@ def fitted_font_size(width: float, text: str, largest: float, smallest: float, *
     card names (Serpientes) get a smaller size before they are shortened.
     """
     return max(smallest, min(largest, width * per_char / max(len(text), min_chars)))
-
-
-def fit_cards(n: int, width: float, height: float, gap: float) -> tuple[int, int, float, float]:
-    """Rows, columns and card size that show ``n`` cards as big as the area allows.
-
-    Why a search and not a fixed grid: 1 card should be big, 20 cards must
-    still fit an 800x480 screen; trying 1..6 rows and keeping the largest
-    card is cheap and always fits.
-
-    >>> fit_cards(3, 480, 250, 6)[:2]
-    (1, 3)
-    >>> rows, cols, w, h = fit_cards(20, 480, 250, 6); rows * cols >= 20 and h * rows <= 250
-    True
-    """
-    if n <= 0:
-        return 0, 0, 0.0, 0.0
-    best = (1, n, 0.0, 0.0)
-    for rows in range(1, 7):
-        cols = math.ceil(n / rows)
-        w_by_width = (width - gap * (cols - 1)) / cols
-        h_by_height = (height - gap * (rows - 1)) / rows
-        h = min(w_by_width / CARD_ASPECT, h_by_height, dp(MAX_CARD_HEIGHT))
-        if h > best[3]:
-            best = (rows, cols, h * CARD_ASPECT, h)
-    return best
 
 
 class CardFaceWidget(ButtonBehavior, Widget):
@@ -99,50 +72,61 @@ class CardFaceWidget(ButtonBehavior, Widget):
         self.faded = view.faded
 
 
-class PathGrid(Widget):
-    """The round's path: card widgets wrapped into rows and shrunk to fit."""
+class PathChip(ButtonBehavior, BoxLayout):
+    """One card of the path as a chip: its name big, its gems or note below.
 
-    gap = NumericProperty(dp(6))
+    Chips have a fixed height and a width from their words, and the path
+    flows them left to right: a new card never moves the cards before it.
+    """
+
+    card = StringProperty("")
+    title = StringProperty("")
+    left = StringProperty("")
+    note = StringProperty("")
+    bg = ColorProperty((0.5, 0.5, 0.5, 1))
+    fg = ColorProperty((1, 1, 1, 1))
+    faded = BooleanProperty(False)
+    highlight = BooleanProperty(False)
+    index = NumericProperty(-1)
+
+    def show(self, view: PathCardView) -> None:
+        self.card = view.face.card
+        self.title = view.face.title
+        self.bg = view.face.background
+        self.fg = view.face.text
+        self.index = view.pos
+        self.left = view.left
+        self.note = view.note
+        self.faded = view.faded
+        self.highlight = view.highlight
+
+
+class PathFlow(StackLayout):
+    """The round's path: chips in reading order, each where it first landed."""
+
     on_card = ObjectProperty(None, allownone=True)  # callback(pos)
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._cards: list[CardFaceWidget] = []
-        self.bind(size=self._layout, pos=self._layout)
-
     def show(self, views: Sequence[PathCardView]) -> None:
-        while len(self._cards) < len(views):
-            w = CardFaceWidget(size_hint=(None, None))
-            w.bind(on_release=self._tapped)
-            self._cards.append(w)
-            self.add_widget(w)
-        while len(self._cards) > len(views):
-            self.remove_widget(self._cards.pop())
-        for w, v in zip(self._cards, views, strict=True):
-            w.show(v)
-        self._layout()
+        chips = self.chips
+        while len(chips) < len(views):
+            chip = PathChip()
+            chip.bind(on_release=self._tapped)
+            self.add_widget(chip)
+            chips.append(chip)
+        while len(chips) > len(views):
+            self.remove_widget(chips.pop())
+        for chip, view in zip(chips, views, strict=True):
+            chip.show(view)
 
-    def _tapped(self, w: CardFaceWidget) -> None:
+    def _tapped(self, chip: PathChip) -> None:
         if self.on_card is not None:
-            self.on_card(int(w.index))
-
-    def _layout(self, *args: Any) -> None:
-        n = len(self._cards)
-        rows, cols, cw, ch = fit_cards(n, self.width, self.height, self.gap)
-        if not n:
-            return
-        # Rows from the top; a short path is centred in its area.
-        total_w = cols * cw + (cols - 1) * self.gap if rows > 1 else n * cw + (n - 1) * self.gap
-        x0 = self.x + max(0.0, (self.width - total_w) / 2)
-        y_top = self.top - max(0.0, (self.height - (rows * ch + (rows - 1) * self.gap)) / 2)
-        for i, w in enumerate(self._cards):
-            r, c = divmod(i, cols)
-            w.size = (cw, ch)
-            w.pos = (x0 + c * (cw + self.gap), y_top - (r + 1) * ch - r * self.gap)
+            self.on_card(int(chip.index))
 
     @property
-    def cards(self) -> list[CardFaceWidget]:
-        return list(self._cards)
+    def chips(self) -> list[PathChip]:
+        return list(reversed(self.children))
+
+    cards = chips
 
 
 class SeatRow(BoxLayout):
@@ -157,8 +141,11 @@ class SeatRow(BoxLayout):
     artifacts = StringProperty("")
     choice = StringProperty("")
     chosen = BooleanProperty(False)
+    waiting = BooleanProperty(False)
+    with_artifacts = BooleanProperty(True)
 
     def show(self, v: SeatView) -> None:
+        self.waiting = v.waiting
         self.name = v.name
         self.colour = v.colour
         self.status = v.status
@@ -240,3 +227,20 @@ class Chart(Widget):
             self._label(str(top * k // 5), left - dp(4), bottom + h * k / 5, "right")
         for r in range(1, rounds + 1):
             self._label(str(r), left + w * r / rounds, bottom - dp(12))
+
+
+def fits(text: str, width: float, font_size: float, *, lines: int = 1, bold: bool = False) -> bool:
+    """Whether ``text`` wraps into at most ``lines`` lines of ``width`` at ``font_size``.
+
+    Measured by Kivy's own text provider with the registered font, so it
+    holds for every language (Japanese breaks between any two characters).
+    """
+    from kivy.core.text import Label as CoreLabel
+
+    if not text or width <= 0:
+        return True
+    label = CoreLabel(text=text, font_size=font_size, bold=bold, text_size=(width, None))
+    label.refresh()
+    line_height = CoreLabel(text="Ag", font_size=font_size, bold=bold)
+    line_height.refresh()
+    return bool(label.content_height <= line_height.content_height * lines + 1)

@@ -109,8 +109,12 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise BadInput(str(e)) from None
     # The set-up screen's last choice outranks the config's language.
     _use_language(device.games.chosen_language(), config.language)
+    from ui.sound import SoundBoard
+
+    volume, muted = device.games.sound(config.volume, config.muted)
     app = CompanionApp(device.games, device.controls(), seats=config.seats, rules=config.rules,
                        hidden_tents=config.hidden_tents,
+                       sounds=SoundBoard(volume=volume, muted=muted),
                        screenshot=Path(args.screenshot) if args.screenshot else None)
     if args.quit_after is not None:
         from kivy.clock import Clock

@@ -1,0 +1,59 @@
+"""The in-game menu: new game, abandon, language, sound, a rules reminder.
+
+Reachable at any time from the table screen's Menu button. Leaving a game
+asks first (:class:`Confirm`): one stray tap must not end an evening's game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from kivy.factory import Factory
+from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.modalview import ModalView
+
+from ui.i18n import LANGUAGES, language
+
+__all__ = ["Confirm", "GameMenu"]
+
+
+class GameMenu(ModalView):
+    rules_text = StringProperty("")
+    volume = NumericProperty(0.8)
+    muted = BooleanProperty(False)
+    in_game = BooleanProperty(True)
+
+    def __init__(self, *, rules_text: str, volume: float, muted: bool, in_game: bool,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.rules_text = rules_text
+        self.volume = volume
+        self.muted = muted
+        self.in_game = in_game
+        from kivy.app import App
+
+        app = App.get_running_app()
+        for code, own_name in LANGUAGES.items():
+            button = Factory.BigButton(text=own_name)
+            button.disabled = code == language()
+            button.bind(on_release=lambda b, c=code: app.choose_language(c))
+            self.ids.languages.add_widget(button)
+
+
+class Confirm(ModalView):
+    """A question with two answers; ``on_yes`` runs only on the yes."""
+
+    question = StringProperty("")
+    yes = StringProperty("")
+    no = StringProperty("")
+
+    def __init__(self, question: str, yes: str, no: str, on_yes: Callable[[], None],
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.question, self.yes, self.no = question, yes, no
+        self._on_yes = on_yes
+
+    def confirm(self) -> None:
+        self.dismiss(animation=False)
+        self._on_yes()
