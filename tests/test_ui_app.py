@@ -33,6 +33,7 @@ from companion.table import Table  # noqa: E402
 from hardware.keyboard import KeyboardSeats  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 from ui.controls import Controls  # noqa: E402
+from ui.cues import Cue  # noqa: E402
 from ui.words import notice_text  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent.parent / "out" / "screenshots"
@@ -164,7 +165,7 @@ def test_a_scanned_card_shows_its_payout(app: CompanionApp) -> None:
     frames(2)
     screen = app.table_screen
     assert screen.event == "11 split 5 ways: 2 each, 1 left on the card."
-    assert screen.pieces == "Gems for each: 0 × 10, 0 × 5, 2 × 1"  # noqa: RUF001
+    assert "Gems for each: 0 × 10, 0 × 5, 2 × 1" in screen.extra.splitlines()  # noqa: RUF001
     assert seat_texts(app)[0] == ("Ana", "2", "0")
     cards = screen.ids.path.cards
     assert [c.title for c in cards] == ["11"] and cards[0].left == "1 left"
@@ -298,9 +299,23 @@ def test_round_end_screen(app: CompanionApp, clock: VirtualClock) -> None:
     table = app.table
     assert table is not None
     reveal(table, clock, ())
+    frames(2)
+    assert app.sounds.asked[-1] is Cue.REVEAL
+    asked = len(app.sounds.asked)
     table.enter_card("SNAKE2")  # second snakes: the round ends
     frames(3)
-    assert app.sm is not None and app.sm.current == "round_end"
+    assert app.sounds.asked[asked:] == [Cue.BUST, Cue.ROUND_END]
+    # The bust is a moment: the table holds, the pair lit, until a tap.
+    assert app.sm is not None and app.sm.current == "table"
+    assert app.table_screen.bust == (
+        "Second snakes! Everyone still in the temple loses their gems."
+    )
+    lit = [c.card for c in app.table_screen.ids.path.chips if c.highlight]
+    assert sorted(lit) == ["SNAKE1", "SNAKE2"]
+    shot(app, "5-bust")
+    tap(app.table_screen)
+    assert app.sm.current == "round_end"
+    assert app.bust_to_summary_s is not None
     screen = app.round_end_screen
     assert screen.heading == "Round 1 is over"
     assert "Take one snakes card (SNAKE2) out of the game." in screen.todo
@@ -319,7 +334,10 @@ def test_game_over_screen(app: CompanionApp, clock: VirtualClock) -> None:
         reveal(table, clock, tuple(table.state.due))
     frames(3)
     assert table.state.phase is Phase.GAME_OVER
-    assert app.sm is not None and app.sm.current == "game_over"
+    # Round 5 has its summary too, then the final scores.
+    assert app.sm is not None and app.sm.current == "round_end"
+    tap(find_button(app.round_end_screen, "Final scores"))
+    assert app.sm.current == "game_over"
     screen = app.game_over_screen
     assert screen.winners.startswith("Winner")
     assert len(screen.ids.chart.series) == 8

@@ -20,7 +20,7 @@ from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.notices import CameraStatus, Reason
 from companion.rules import RULE_SETS
-from ui.i18n import _, ngettext
+from ui.i18n import _, ngettext, text_width
 from ui.words import (
     camera_text,
     card_name,
@@ -57,6 +57,9 @@ __all__ = [
 ]
 
 HIDDEN = "•••"  # what a hidden tent shows instead of its total
+#: The longest name a seat may have, in columns (a Japanese character takes
+#: two): it fits one seat row at the table's reading size, in every language.
+MAX_NAME_COLUMNS = 12
 
 Colour = tuple[float, float, float, float]
 
@@ -448,6 +451,7 @@ class RoundEndSeat:
     artifacts: str  # the value of every artifact the seat has: "5 + 10", or ""
     new_artifacts: str  # those carried out this round, the end of ``artifacts``: "10", or ""
     score: str  # tent + artifacts, or HIDDEN
+    busted: bool  # lost the gems in hand this round
 
 
 @dataclass(frozen=True)
@@ -498,6 +502,7 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
                 artifacts=_artifacts(values),
                 new_artifacts=_artifacts(fresh),
                 score=HIDDEN if hide else str(s.score),
+                busted=i in losses,
             )
         )
     bust = isinstance(state.last, Bust)
@@ -673,6 +678,8 @@ def setup_problem(names_given: Sequence[str]) -> str:
     for i, n in enumerate(cleaned):
         if not n:
             return _("Seat {n} has no name.").format(n=i + 1)
+        if text_width(n) > MAX_NAME_COLUMNS:
+            return _("Seat {n}'s name is too long.").format(n=i + 1)
     for n in cleaned:
         if cleaned.count(n) > 1:
             return _("Two seats are called {name}.").format(name=n)

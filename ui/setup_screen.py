@@ -16,9 +16,9 @@ from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from companion.engine import MAX_SEATS, MIN_SEATS
-from ui.i18n import LANGUAGES, _, language
+from ui.i18n import LANGUAGES, _, language, text_width
 from ui.keyboard import NameKeyboard
-from ui.presenters import RULE_CHOICES, rules_label, setup_problem
+from ui.presenters import MAX_NAME_COLUMNS, RULE_CHOICES, rules_label, setup_problem
 
 
 class SetupScreen(Screen):
@@ -41,7 +41,7 @@ class SetupScreen(Screen):
         for i, box in enumerate(self.name_inputs):
             if not box.text:
                 box.text = self.placeholder(i)
-            box.bind(focus=self._name_focus)
+            box.bind(focus=self._name_focus, text=self._name_length)
         # Rebuilt in another language, this screen leaves its manager.
         self.bind(manager=self._managed)
 
@@ -61,6 +61,16 @@ class SetupScreen(Screen):
         for i, box in enumerate(self.name_inputs):
             box.text = names[i] if i < len(names) and names[i].strip() else self.placeholder(i)
         self.problem = ""
+
+    @staticmethod
+    def _name_length(box: Any, text: str) -> None:
+        # A name fits its seat row at the table's reading size: at most
+        # MAX_NAME_COLUMNS columns, a Japanese character taking two.
+        kept = text
+        while text_width(kept) > MAX_NAME_COLUMNS:
+            kept = kept[:-1]
+        if kept != text:
+            box.text = kept
 
     # --- the on-screen keyboard ----------------------------------------------------
 
