@@ -23,7 +23,6 @@ from ui.kivy_setup import configure
 configure(quiet=True, fast=True)
 
 from kivy.base import EventLoop  # noqa: E402
-from kivy.clock import Clock  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.metrics import dp  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
@@ -169,9 +168,6 @@ def app() -> Iterator[CompanionApp]:
     the_app.choose_language("en")
     the_app.stop()
     frames(1)
-    # The next test file's app has the window to itself.
-    Window.unbind(on_key_down=the_app._key_down)
-    Clock.unschedule(the_app.tick)
     i18n.set_language("en")
 
 

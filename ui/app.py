@@ -530,4 +530,8 @@ class CompanionApp(App):
         return path
 
     def on_stop(self) -> None:
+        # The window and the clock outlive the app (tests build several apps).
+        Window.unbind(on_key_down=self._key_down)
+        Clock.unschedule(self.tick)
+        Clock.unschedule(self._autoplay)
         self.controls.close()

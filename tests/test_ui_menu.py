@@ -1,0 +1,137 @@
+"""The in-game menu on a real offscreen window: leaving a game asks first, the
+language re-words everything on screen, the sound settings are kept, and the
+next set-up offers the last table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from ui.kivy_setup import configure
+
+configure(quiet=True, fast=True)
+
+from kivy.base import EventLoop  # noqa: E402
+from kivy.tests.common import UnitTestTouch  # noqa: E402
+
+from companion.events import Start  # noqa: E402
+from companion.games import Games  # noqa: E402
+from companion.memory import MemoryStore  # noqa: E402
+from companion.notices import CameraStatus  # noqa: E402
+from companion.simulate import VirtualClock  # noqa: E402
+from ui import i18n  # noqa: E402
+from ui.app import CompanionApp  # noqa: E402
+from ui.controls import Controls  # noqa: E402
+from ui.sound import SilentBoard  # noqa: E402
+
+NAMES = ("Zofia", "Íñigo", "さくら", "Bo")
+
+
+def frames(n: int = 2) -> None:
+    for _ in range(n):
+        EventLoop.idle()
+
+
+def tap(widget: Any) -> None:
+    x, y = widget.to_window(*widget.center)
+    touch = UnitTestTouch(x, y)
+    touch.touch_down()
+    touch.touch_up()
+    frames(2)
+
+
+def find_button(root: Any, text: str) -> Any:
+    for w in root.walk():
+        if getattr(w, "text", None) == text and hasattr(w, "trigger_action"):
+            return w
+    raise AssertionError(f"no button {text!r}")
+
+
+def in_dialog(app: CompanionApp, text: str) -> Any:
+    """A button of the dialog on top (a confirm question above the menu)."""
+    return find_button(app.root_window.children[0], text)
+
+
+@pytest.fixture(scope="module")
+def store() -> MemoryStore:
+    return MemoryStore()
+
+
+@pytest.fixture(scope="module")
+def app(store: MemoryStore) -> Iterator[CompanionApp]:
+    games = Games(store, clock=VirtualClock(0.0), camera=CameraStatus.NO_CAMERA)
+    games.new_game(Start(NAMES))  # a table that played before: the device remembers it
+    games.leave()
+    the_app = CompanionApp(games, Controls(), sounds=SilentBoard(volume=0.8))
+    the_app._run_prepare()
+    frames(3)
+    yield the_app
+    the_app.choose_language("en")
+    the_app.stop()
+    frames(1)
+    i18n.set_language("en")
+
+
+def test_the_set_up_offers_the_last_table(app: CompanionApp) -> None:
+    setup = app.setup_screen
+    assert app.sm is not None and app.sm.current == "setup"
+    assert setup.seat_count == 4
+    assert setup.names() == list(NAMES)
+    assert setup.resume_text == "Resume: round 1, Zofia, Íñigo, さくら, Bo"  # left, not abandoned
+
+
+def test_the_menu_changes_the_language_of_everything_on_screen(app: CompanionApp) -> None:
+    tap(find_button(app.setup_screen, "Start"))
+    assert app.sm is not None and app.sm.current == "table"
+    assert app.table_screen.status == "no camera: enter cards by tapping"
+    tap(app.table_screen.ids.menu)
+    assert app.menu is not None
+    tap(find_button(app.menu, "Español"))
+    assert i18n.language() == "es"
+    assert app.sm.current == "table"  # the table stays where it was
+    assert app.table_screen.status == "sin cámara: toca para añadir cartas"
+    assert find_button(app.table_screen, "Deshacer") is not None
+    assert app.menu is not None  # opened again, now in Spanish
+    tap(find_button(app.menu, "English"))
+    assert app.table_screen.status == "no camera: enter cards by tapping"
+
+
+def test_the_sound_settings_are_kept(app: CompanionApp, store: MemoryStore) -> None:
+    assert app.menu is not None
+    tap(find_button(app.menu, "−"))
+    assert app.sounds.volume == pytest.approx(0.6)
+    tap(find_button(app.menu, "Sound off"))
+    assert app.sounds.muted
+    assert app.games.sound(1.0, False) == (0.6, True)  # what the next start uses
+    tap(find_button(app.menu, "Sound on"))
+    assert not app.sounds.muted
+
+
+def test_a_new_game_asks_first_and_keeps_the_game(app: CompanionApp) -> None:
+    table = app.table
+    assert table is not None and app.menu is not None
+    tap(find_button(app.menu, "New game"))
+    tap(in_dialog(app, "Cancel"))
+    assert app.table is table  # nothing happened
+    tap(find_button(app.menu, "New game"))
+    tap(in_dialog(app, "New game"))  # the question's yes
+    assert app.table is None and app.sm is not None and app.sm.current == "setup"
+    assert app.games.unfinished() == table.game  # kept: offered to resume
+    assert app.setup_screen.names() == list(NAMES)
+
+
+def test_abandon_asks_first_and_the_game_is_not_offered_again(app: CompanionApp) -> None:
+    app.resume_game()
+    frames(2)
+    table = app.table
+    assert table is not None
+    tap(app.table_screen.ids.menu)
+    assert app.menu is not None
+    tap(find_button(app.menu, "Abandon game"))
+    tap(in_dialog(app, "Abandon game"))
+    assert app.table is None and app.sm is not None and app.sm.current == "setup"
+    assert app.games.unfinished() is None
+    assert app.setup_screen.resume_text == ""
