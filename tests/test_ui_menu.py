@@ -101,7 +101,7 @@ def test_the_menu_changes_the_language_of_everything_on_screen(app: CompanionApp
 
 def test_the_sound_settings_are_kept(app: CompanionApp, store: MemoryStore) -> None:
     assert app.menu is not None
-    tap(find_button(app.menu, "−"))
+    tap(find_button(app.menu, "−"))  # noqa: RUF001 (the minus sign on the button)
     assert app.sounds.volume == pytest.approx(0.6)
     tap(find_button(app.menu, "Sound off"))
     assert app.sounds.muted
