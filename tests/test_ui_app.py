@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
@@ -17,8 +16,7 @@ from ui.kivy_setup import configure
 
 configure(quiet=True, fast=True)
 
-from kivy.base import EventLoop  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
+from ui_helpers import find_button, frames, tap  # noqa: E402
 
 from companion.choices import Choice  # noqa: E402
 from companion.engine import Phase, Unplayable  # noqa: E402
@@ -62,18 +60,8 @@ def app(clock: VirtualClock) -> Iterator[CompanionApp]:
     frames(1)
 
 
-def frames(n: int = 2) -> None:
-    for _ in range(n):
-        EventLoop.idle()
 
 
-def tap(widget: Any) -> None:
-    """A real touch at the widget's centre, through the window."""
-    x, y = widget.to_window(*widget.center)
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-    frames(2)
 
 
 def shot(app: CompanionApp, name: str) -> Path:
@@ -97,11 +85,6 @@ def reveal(table: Table, clock: VirtualClock, camp: tuple[int, ...] = ()) -> Non
     assert table.session.log[-1] == Reveal(camp)
 
 
-def find_button(root: Any, text: str) -> Any:
-    for w in root.walk():
-        if getattr(w, "text", None) == text and hasattr(w, "trigger_action"):
-            return w
-    raise AssertionError(f"no button {text!r}")
 
 
 # --- set-up ---------------------------------------------------------------------------

@@ -14,8 +14,7 @@ from ui.kivy_setup import configure
 
 configure(quiet=True, fast=True)
 
-from kivy.base import EventLoop  # noqa: E402
-from kivy.tests.common import UnitTestTouch  # noqa: E402
+from ui_helpers import find_button, frames, tap  # noqa: E402
 
 from companion.events import Start  # noqa: E402
 from companion.games import Games  # noqa: E402
@@ -30,24 +29,10 @@ from ui.sound import SilentBoard  # noqa: E402
 NAMES = ("Zofia", "Íñigo", "さくら", "Bo")
 
 
-def frames(n: int = 2) -> None:
-    for _ in range(n):
-        EventLoop.idle()
 
 
-def tap(widget: Any) -> None:
-    x, y = widget.to_window(*widget.center)
-    touch = UnitTestTouch(x, y)
-    touch.touch_down()
-    touch.touch_up()
-    frames(2)
 
 
-def find_button(root: Any, text: str) -> Any:
-    for w in root.walk():
-        if getattr(w, "text", None) == text and hasattr(w, "trigger_action"):
-            return w
-    raise AssertionError(f"no button {text!r}")
 
 
 def in_dialog(app: CompanionApp, text: str) -> Any:

@@ -18,7 +18,7 @@ from typing import Any
 
 from companion.engine import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
 from companion.rules import DEFAULT_RULES, RULE_SETS
-from incan_companion.compose import CAMERA_CHOICES
+from incan_companion.compose import CAMERA_CHOICES, SEAT_INPUTS
 from incan_companion.errors import EXIT_FAILURE, EXIT_OK, BadInput
 
 __all__ = ["cmd_demo", "cmd_run", "register"]
@@ -37,7 +37,7 @@ def register(sub: Any) -> None:
                         help="fill the screen (the device)")
     screen.add_argument("--windowed", dest="fullscreen", action="store_false",
                         help="an 800x480 window (default)")
-    p.add_argument("--buttons", choices=("auto", "gpio", "keyboard"), default="auto",
+    p.add_argument("--buttons", choices=[s for s in SEAT_INPUTS if s != "mock"], default="auto",
                    help="seat buttons: the Pi's GPIO when present (auto), or the keyboard")
     p.add_argument("--camera", choices=CAMERA_CHOICES, default="config",
                    help="card camera: as configured (virtual table when none is found), "
