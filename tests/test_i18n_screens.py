@@ -280,6 +280,11 @@ def render(code: str, work: Path) -> dict[str, Any]:
         reveal(tuple(table.state.due))
     _frames()
     assert table.state.phase is Phase.GAME_OVER
+    # Round 5 has its summary too; its button leads to the final scores.
+    assert app.sm is not None and app.sm.current == "round_end"
+    app.round_end_screen.ids.next_button.trigger_action(0)
+    _frames()
+    assert app.sm.current == "game_over"
     shot("6-game-over")
 
     app.stop()

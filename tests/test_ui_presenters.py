@@ -189,11 +189,12 @@ def test_round_end_after_everyone_left() -> None:
     v = round_end_view(s)
     assert v.heading == "Round 1 is over"
     assert v.how == "Everyone has left the temple."
-    assert [(x.name, x.result, x.banked) for x in v.seats] == [
-        ("Ana", "kept 5 gems", "5"),
-        ("Bo", "kept 3 gems and the artifact worth 5", "3"),
-        ("Cy", "kept 7 gems", "7"),
-    ]
+    assert [(x.name, x.result, x.banked, x.artifacts, x.new_artifacts, x.score)
+            for x in v.seats] == [
+        ("Ana", "kept 5 gems", "5", "", "", "5"),
+        ("Bo", "kept 3 gems", "3", "5", "5", "8"),  # the tent holds gems only
+        ("Cy", "kept 7 gems", "7", "", "", "7"),
+    ]  # fmt: skip
     assert v.remove == ""
     assert v.next_artifact == "Shuffle artifact 2 (A2) into the deck for round 2."
 
@@ -224,14 +225,15 @@ def test_game_over_with_an_artifact_tie_break() -> None:
     assert s.phase is Phase.GAME_OVER
     v = game_over_view(s)
     assert v.heading == "Game over"
-    assert [(x.name, x.banked, x.artifacts, x.score, x.winner) for x in v.seats] == [
-        ("Ana", "4", "5", "9", True),
-        ("Bo", "9", "", "9", False),
-        ("Cy", "9", "", "9", False),
+    assert [(x.rank, x.name, x.banked, x.artifacts, x.score, x.winner) for x in v.seats] == [
+        ("1st", "Ana", "4", "5", "9", True),
+        ("2nd", "Bo", "9", "", "9", False),
+        ("2nd", "Cy", "9", "", "9", False),
     ]
     assert v.winners == "Winner: Ana"
     assert v.tie_break == "Tied on 9; more artifacts decide."
-    assert v.chart.series == ((0, 1, 2, 3, 4), (5, 6, 7, 8, 9), (5, 6, 7, 8, 9))
+    # scores, the artifact included: Ana's line starts at 5, not at her empty tent
+    assert v.chart.series == ((5, 6, 7, 8, 9), (5, 6, 7, 8, 9), (5, 6, 7, 8, 9))
     assert v.chart.top == 10
     assert v.chart.labels == ("Ana", "Bo", "Cy")
 
@@ -241,7 +243,7 @@ def test_shared_win_text() -> None:
     s = play(3, "diamant", *steps).state
     v = game_over_view(s)
     assert v.winners == "Winners: Ana, Bo and Cy"
-    assert v.tie_break == "Tied on 5 and on artifacts: a shared win."
+    assert v.tie_break == "Tied on 5: a shared win."  # Diamant has no artifacts
     assert v.chart.series == ((1, 2, 3, 4, 5),) * 3
     assert v.chart.top == 10
 

@@ -1,41 +1,80 @@
-"""The end: final scores, the winner(s) after the artifact tie-break, and the chart."""
+"""The end: the seats ranked by the rules (score, then artifacts), the winner(s),
+how ties were settled, and the chart of scores after each round."""
 
 from __future__ import annotations
 
-from kivy.metrics import sp
-from kivy.properties import StringProperty
-from kivy.uix.label import Label
+from typing import Any
+
+from kivy.metrics import dp, sp
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
-from ui.i18n import _
 from ui.presenters import GameOverView
-from ui.widgets import fitted_font_size
+from ui.round_end_screen import (
+    GOLD,
+    MIN_SP,
+    WHITE,
+    Part,
+    Row,
+    artifact_parts,
+    score_columns,
+    text_size,
+)
+
+WINNER_SP = (28, 26, 24, 22, 20, MIN_SP)  # the winners' line: the largest that fits
+MIN_CHART = 130  # dp: the chart keeps at least this much width
 
 
 class GameOverScreen(Screen):
     heading = StringProperty("")
     winners = StringProperty("")
     tie_break = StringProperty("")
+    winners_size = NumericProperty(sp(28))
+    table_width = NumericProperty(dp(400))
 
     def show(self, v: GameOverView) -> None:
         self.heading = v.heading
         self.winners = v.winners
         self.tie_break = v.tie_break
-        grid = self.ids.scores
-        grid.clear_widgets()
-        for text in (_("seat"), _("tent"), _("artifacts"), _("score")):
-            grid.add_widget(Label(text=text, font_size="13sp", color=(0.7, 0.7, 0.7, 1)))
-        for seat in v.seats:
-            mark = (1, 0.86, 0.35, 1) if seat.winner else (1, 1, 1, 1)
-            name = Label(text=seat.name, bold=True, color=seat.colour, shorten=True)
-            name.bind(width=lambda w, width: setattr(
-                w, "font_size", fitted_font_size(width, w.text, sp(18), sp(13))))
-            grid.add_widget(name)
-            grid.add_widget(Label(text=seat.banked, font_size="18sp"))
-            grid.add_widget(Label(text=seat.artifacts or "-", font_size="15sp",
-                                  color=(0.55, 0.8, 1, 1)))
-            grid.add_widget(Label(text=seat.score, bold=True, font_size="22sp", color=mark))
-        for w in grid.children:
-            w.bind(size=lambda w, s: setattr(w, "text_size", (s[0], None)))
-            w.halign = "center"
+        rows = []
+        for s in v.seats:
+            mark = GOLD if s.winner else WHITE
+            cells: list[tuple[Part, ...]] = [
+                (Part(s.rank, mark),),
+                (Part(s.name, s.colour),),
+                (Part(s.banked),),
+            ]
+            if v.columns.artifacts:
+                cells.append(artifact_parts(s.artifacts))
+            cells.append((Part(s.score, mark),))
+            rows.append(Row(tuple(cells), s.colour, highlight=s.winner))
+        self.ids.scores.show(score_columns(v.columns, rank=True), rows)
         self.ids.chart.show(v.chart)
+        self.fit_winners()
+        self.fit_table()
+
+    def fit_winners(self, *args: Any) -> None:
+        """The winners' line as large as one line allows, else two, else at MIN_SP."""
+        width = self.ids.winners.width
+        if width <= 1:
+            return
+        one = [s for s in WINNER_SP if text_size(self.winners, sp(s), True)[0] <= width - 2]
+        self.winners_size = sp(one[0] if one else MIN_SP)
+        if not one:
+            from kivy.core.text import Label as CoreLabel
+
+            for s in WINNER_SP:
+                label = CoreLabel(text=self.winners, font_size=sp(s), bold=True,
+                                  text_size=(width, None), halign="center")
+                label.refresh()
+                if label.content_height <= 2 * text_size("Ag", sp(s), True)[1] + 1:
+                    self.winners_size = sp(s)
+                    break
+
+    def fit_table(self, *args: Any) -> None:
+        """The table as wide as its columns; the chart takes the rest."""
+        body = self.ids.body
+        if body.width <= 1:
+            return
+        room = body.width - body.spacing - dp(MIN_CHART)
+        self.table_width = self.ids.scores.natural_width(room, body.height)

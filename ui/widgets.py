@@ -158,7 +158,7 @@ class SeatRow(BoxLayout):
 
 
 class Chart(Widget):
-    """Banked total of each seat after each round: one line per seat, drawn with Kivy."""
+    """Each seat's score (tent + artifacts) after each round: one line per seat."""
 
     series = ListProperty([])
     colours = ListProperty([])
@@ -181,7 +181,7 @@ class Chart(Widget):
         self.series = [list(s) for s in v.series]
 
     def _label(self, text: str, x: float, y: float, anchor: str = "center") -> None:
-        lab = Label(text=text, font_size=sp(13), color=(0.85, 0.85, 0.85, 1))
+        lab = Label(text=text, font_size=sp(14), color=(0.85, 0.85, 0.85, 1))
         lab.texture_update()
         w, h = lab.texture_size
         lab.size = (w, h)
