@@ -385,32 +385,52 @@ class DemoKillReport:
     last_resumed: bool = False  # the last (unkilled) run went on with the stored game
     finished: bool = False
     final_events: int = 0
+    pace_s: float = 0.0  # launch to the first stored event, in the first run: the machine's pace
     problems: list[str] = field(default_factory=list)
 
 
 def demo_kill_points(
-    path: Path, kivy_home: Path, points: int, seed: int, *, first: float = 2.0, span: float = 4.0
+    path: Path, kivy_home: Path, points: int, seed: int, *, events: tuple[int, int] = (2, 6)
 ) -> DemoKillReport:
-    """SIGKILL ``demo --autoplay --data path`` at ``points`` moments, then let it finish."""
+    """SIGKILL ``demo --autoplay --data path`` at ``points`` moments, then let it finish.
+
+    The moments follow the machine's own pace, never fixed seconds: each run
+    is killed once it has stored a random number (``events``) of new events,
+    so a slow CPU (a Pi, an emulator) is killed mid-game just as this one is.
+    The waits are bounded by the pace measured in the first run.
+    """
     from incan_companion.store import Store
 
     rng = random.Random(seed)
     report = DemoKillReport()
     env = demo_env(kivy_home)
     for _ in range(points):
+        started = time.monotonic()
+        at_start = len(committed_events(path))
+        wanted = at_start + rng.randint(*events)
         proc = subprocess.Popen(
             demo_command(path, seed), env=env, cwd=ROOT, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,
         )  # fmt: skip
-        deadline = time.monotonic() + first + rng.uniform(0.0, span)
-        seen: list[str] = []
-        while time.monotonic() < deadline and proc.poll() is None:
-            seen = committed_events(path)
-            time.sleep(0.05)
+        seen = committed_events(path)
+        grew_at = started
+        # No new event for this long means the run is stuck, not slow.
+        stall = max(120.0, 30.0 * report.pace_s) if report.pace_s else 600.0
+        while len(seen) < wanted and proc.poll() is None:
+            time.sleep(0.02)
+            now = committed_events(path)
+            if len(now) > len(seen):
+                if len(seen) <= at_start and not report.pace_s:
+                    report.pace_s = time.monotonic() - started
+                grew_at = time.monotonic()
+            seen = now
+            if time.monotonic() - grew_at > stall:
+                report.problems.append(f"no new event for {stall:.0f} s")
+                break
         seen = committed_events(path)  # the last look, then at once:
         if proc.poll() is None:
             os.kill(proc.pid, signal.SIGKILL)
-        _out, err = proc.communicate(timeout=60)
+        _out, err = proc.communicate(timeout=max(60.0, 10.0 * report.pace_s))
         report.kills += proc.returncode == -signal.SIGKILL
         report.resumed += "demo: resuming game" in err
         report.committed_before_kill = max(report.committed_before_kill, len(seen))
@@ -428,8 +448,11 @@ def demo_kill_points(
                 for info in store.games():
                     store.session(info.id)
     before = committed_events(path)
+    # A whole game is some 40 events: give the last run a hundred times the
+    # pace of the first event, and never less than five minutes.
     result = subprocess.run(demo_command(path, seed), env=env, cwd=ROOT, capture_output=True,
-                            text=True, timeout=300, check=False)  # fmt: skip
+                            text=True, timeout=max(300.0, 100.0 * report.pace_s),
+                            check=False)  # fmt: skip
     report.last_resumed = "demo: resuming game" in result.stderr
     report.resumed += report.last_resumed
     after = committed_events(path)
@@ -708,7 +731,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                                      getattr(args, "seed", 1))  # fmt: skip
             print(f"kill -9 of demo --autoplay: {d.kills} kills, {d.lost} committed events "
                   f"lost, {d.resumed} runs resumed a stored game, last run finished: "
-                  f"{d.finished}, {d.final_events} events stored")  # fmt: skip
+                  f"{d.finished}, {d.final_events} events stored; pace (launch to the "
+                  f"first stored event) {d.pace_s:.2f} s")  # fmt: skip
             for p in d.problems:
                 print(f"  PROBLEM: {p}")
     if args.what in ("camera", "all"):

@@ -60,6 +60,39 @@ def sqlite_connections(monkeypatch: Any) -> list[sqlite3.Connection]:
     return opened
 
 
+# The workload in pace() takes this long on the machine the time-outs were
+# set on (2 cores, x86-64): the best of five runs.
+_REFERENCE_S = 0.06
+_pace: float | None = None
+
+
+def pace() -> float:
+    """How many times slower this machine runs Python than the one the time-outs
+    were set on (1.0 at the least), measured once per test session.
+
+    Why: a Pi 4, or an emulator, is many times slower; a fixed time-out that
+    is generous here kills a healthy run there.
+    """
+    global _pace
+    if _pace is None:
+        import time
+
+        steps: list[str | list[int]] = ["T11A", [], "T7A", [0], "SNAKE1", [], "T9", [1], "T5A", []]
+        best = float("inf")
+        for _ in range(5):
+            t0 = time.perf_counter()
+            for _ in range(300):
+                play(4, "incan-gold", *steps)
+            best = min(best, time.perf_counter() - t0)
+        _pace = max(1.0, best / _REFERENCE_S)
+    return _pace
+
+
+def paced(seconds: float) -> float:
+    """A time-out of ``seconds`` here, stretched to this machine's pace."""
+    return seconds * pace()
+
+
 __all__ = [
     "NAMES",
     "Correct",
@@ -69,6 +102,8 @@ __all__ = [
     "Undo",
     "lefts",
     "load_bench",
+    "pace",
+    "paced",
     "play",
     "sqlite_connections",
 ]

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import paced
 
 from companion import engine
 from companion.events import Draw, Reveal, Start, Undo
@@ -27,7 +28,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         text=True,
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        timeout=60,
+        timeout=paced(60),
     )
 
 
@@ -159,7 +160,7 @@ def test_the_command_line_loads_no_heavy_library() -> None:
         " if m in sys.modules]; print(heavy)"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=paced(60)
     )
     assert done.stdout.strip() == "[]", done.stderr
 
@@ -171,6 +172,6 @@ def test_importing_the_engine_loads_no_adapter_library() -> None:
         "print([m for m in ('kivy', 'cv2', 'gpiozero') if m in sys.modules])"
     )
     done = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=paced(60)
     )
     assert done.stdout.strip() == "[]", done.stderr

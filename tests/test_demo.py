@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import paced
 
 from companion.events import Draw, Reveal, Start
 from incan_companion.store import Store
@@ -42,7 +43,7 @@ def test_same_seed_same_game_stored_and_exported(tmp_path: Path) -> None:
         )
         for i, d in enumerate(data)
     ]  # fmt: skip
-    outs = [p.communicate(timeout=180) for p in procs]
+    outs = [p.communicate(timeout=paced(180)) for p in procs]
     for p, (_out, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
     first, second = (last_json(out) for out, _err in outs)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from helpers import paced
 
 from hardware.pins import DEFAULT_PINS, SeatPins
 from incan_companion.config import (
@@ -242,7 +243,7 @@ def test_the_app_refuses_a_bad_config_with_one_line_naming_the_key(tmp_path: Pat
     env.pop("INCAN_DEBUG", None)
     result = subprocess.run(
         [sys.executable, "-m", "incan_companion", "run", "--fullscreen", "--quit-after", "0.1"],
-        env=env, capture_output=True, text=True, timeout=120, check=False,
+        env=env, capture_output=True, text=True, timeout=paced(120), check=False,
         cwd=Path(__file__).resolve().parent.parent,
     )  # fmt: skip
     assert result.returncode == 2

@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # helpers, as a script too
 
-from helpers import play
+from helpers import paced, play
 
 from companion.engine import Phase
 from companion.events import Draw, Event, Reveal, Start
@@ -237,7 +237,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         }
         done = subprocess.run(
             [sys.executable, str(Path(__file__).resolve()), str(work)],
-            capture_output=True, text=True, env=env, timeout=300, check=False, cwd=ROOT,
+            capture_output=True, text=True, env=env, timeout=paced(300), check=False, cwd=ROOT,
         )
         assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
         _report.update(json.loads((work / "report.json").read_text(encoding="utf-8")))

@@ -20,6 +20,7 @@ from datetime import datetime, tzinfo
 from pathlib import Path
 
 import pytest
+from helpers import paced
 
 from companion.events import Draw, Reveal, Start
 from companion.notices import DataFileSetAside
@@ -248,7 +249,7 @@ def test_the_app_starts_with_a_damaged_data_file_and_sets_it_aside(tmp_path: Pat
     result = subprocess.run(
         [sys.executable, "-m", "incan_companion", "run", "--buttons", "keyboard",
          "--camera", "none", "--quit-after", "0.5"],
-        env=env, capture_output=True, text=True, timeout=120, check=False, cwd=ROOT,
+        env=env, capture_output=True, text=True, timeout=paced(120), check=False, cwd=ROOT,
     )  # fmt: skip
     assert result.returncode == 0, result.stderr[-2000:]
     (copy,) = set_aside_copies(path.parent)

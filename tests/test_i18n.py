@@ -22,6 +22,7 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.frontend import parse_keywords
 from babel.messages.pofile import read_po
+from helpers import paced
 
 from ui import babel_kv, fonts, i18n, i18n_tools
 from ui.i18n import LANGUAGES, _, ngettext
@@ -44,7 +45,7 @@ def compiled() -> None:
     """The .mo files as the set-up leaves them (the script skips when fresh)."""
     done = subprocess.run([str(ROOT / "scripts" / "build-translations.sh")], capture_output=True,
                           text=True, check=False, env={**os.environ, "PYTHON": sys.executable},
-                          timeout=120)
+                          timeout=paced(120))
     assert done.returncode == 0, done.stderr
 
 
@@ -292,14 +293,14 @@ def test_the_build_script_compiles_every_catalogue() -> None:
     os.utime(po)  # newer than its .mo: the script must compile again
     env = {**os.environ, "PYTHON": sys.executable}
     done = subprocess.run([str(script)], capture_output=True, text=True, check=False, env=env,
-                          timeout=120)
+                          timeout=paced(120))
     assert done.returncode == 0, done.stderr
     assert "compiling" in done.stdout
     for code in LANGUAGES:
         mo = po_file(code).with_suffix(".mo")
         assert mo.is_file() and mo.stat().st_mtime >= po_file(code).stat().st_mtime
     again = subprocess.run([str(script)], capture_output=True, text=True, check=True, env=env,
-                           timeout=120)
+                           timeout=paced(120))
     assert "up to date" in again.stdout
     ignored = subprocess.run(["git", "check-ignore", "-q", str(po.with_suffix(".mo"))], cwd=ROOT,
                              check=False)
@@ -504,7 +505,7 @@ def _cli(*args: str, lang: str, tmp_path: Path) -> subprocess.CompletedProcess[s
     env = {k: v for k, v in os.environ.items() if k not in ("LANGUAGE", "LC_ALL", "LC_MESSAGES")}
     env.update(LANG=lang, INCAN_CONFIG=str(tmp_path / "none.toml"), PYTHONPATH=str(ROOT))
     return subprocess.run([sys.executable, "-m", "incan_companion", *args], capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=60, check=False)
+                          text=True, env=env, cwd=ROOT, timeout=paced(60), check=False)
 
 
 def test_cli_readable_output_follows_the_locale_json_never(tmp_path: Path) -> None:
