@@ -46,7 +46,8 @@ GROUPS_NEEDED=(gpio video input render)
 # venv must see (a Python from elsewhere on PATH would not).
 SYSTEM_PYTHON=/usr/bin/python3
 
-# Debian packages. python3-picamera2 and python3-lgpio come from Debian so the
+# Packages. python3-picamera2 and python3-lgpio come from the Raspberry Pi OS
+# archive (plain Debian bookworm has neither), so the
 # venv sees them through --system-site-packages; libzbar0 is pyzbar's decoder;
 # libmtdev1 Kivy's touch input; the GL/EGL/GBM/DRM libraries are what the
 # SDL2 bundled in Kivy's wheel loads to draw on KMS/DRM without a desktop;

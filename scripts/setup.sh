@@ -46,20 +46,24 @@ if ! "$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))'; then
     exit 1
 fi
 
+venv_opts=()
+pip_opts=()
+# On a Pi, picamera2 and lgpio come from the Raspberry Pi OS archive
+# (python3-picamera2, python3-lgpio): the venv must see them, and keep the
+# numpy they were built against. The installer uses the same constraints.
+if grep -qs "Raspberry Pi" /proc/device-tree/model; then
+    venv_opts+=(--system-site-packages)
+    pip_opts+=(--constraint deploy/constraints-pi.txt)
+fi
 if [ ! -x .venv/bin/python ]; then
-    venv_opts=()
-    # On a Pi, picamera2 and lgpio come from Debian: the venv must see them.
-    if grep -qs "Raspberry Pi" /proc/device-tree/model; then
-        venv_opts+=(--system-site-packages)
-    fi
     "$PYTHON" -m venv "${venv_opts[@]}" .venv
 fi
 
-stamp=".venv/.installed-$(cat pyproject.toml | sha256sum | cut -c1-16)"
+stamp=".venv/.installed-$(cat pyproject.toml deploy/constraints-pi.txt | sha256sum | cut -c1-16)"
 if [ ! -f "$stamp" ]; then
     echo "setup: installing Python packages into .venv"
     .venv/bin/python -m pip install -q --upgrade pip
-    .venv/bin/python -m pip install -q -e ".[test]"
+    .venv/bin/python -m pip install -q "${pip_opts[@]}" -e ".[test]"
     rm -f .venv/.installed-*
     touch "$stamp"
 fi

@@ -248,10 +248,22 @@ class OpenCVCamera(FrameSource):
 
 
 def picamera_available() -> bool:
-    """Whether picamera2 (Debian's python3-picamera2) can be imported."""
+    """Whether picamera2 (python3-picamera2) imports, not only whether it is there.
+
+    It can be found and still fail to import, e.g. under a numpy 2 that its
+    compiled dependencies were not built for: then "auto" must go on to the
+    next camera, not pick it and show "no camera".
+    """
     import importlib.util
 
-    return importlib.util.find_spec("picamera2") is not None
+    if importlib.util.find_spec("picamera2") is None:
+        return False
+    try:
+        from picamera2 import Picamera2  # type: ignore[import-not-found]  # noqa: F401
+    except Exception as e:
+        log.warning("picamera2 is installed but does not import: %s", e)
+        return False
+    return True
 
 
 class PiCamera(FrameSource):

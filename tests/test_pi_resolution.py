@@ -1,0 +1,103 @@
+"""The README's set-up on a Raspberry Pi resolves to the camera's numpy and one OpenCV.
+
+On the Pi the venv sees the system's site-packages, where the Pi OS numpy
+1.x lives (picamera2's compiled parts are built against it). This runs
+pip's own resolver, in a ``--system-site-packages`` venv whose site-packages
+hold numpy 1.24.2 as the Pi OS has it, with ``--dry-run --report`` and the
+constraints file the set-up and the installer use. Only the package index is
+reached; nothing is installed.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+import pytest
+from helpers import paced
+
+ROOT = Path(__file__).resolve().parent.parent
+CONSTRAINTS = ROOT / "deploy" / "constraints-pi.txt"
+
+
+def _pinned(name: str) -> str:
+    for line in CONSTRAINTS.read_text(encoding="utf-8").splitlines():
+        if line.startswith(f"{name}=="):
+            return line.split("==", 1)[1].strip()
+    raise AssertionError(f"{name} is not pinned in {CONSTRAINTS.name}")
+
+
+def _pi_like_venv(tmp: Path) -> Path:
+    """A --system-site-packages venv that also sees a numpy 1.24.2, as on a Pi."""
+    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(tmp / "venv")
+    python = tmp / "venv" / "bin" / "python"
+    debian = tmp / "dist-packages"
+    info = debian / "numpy-1.24.2.dist-info"  # what Pi OS's python3-numpy installs
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: numpy\nVersion: 1.24.2\n")
+    (info / "INSTALLER").write_text("debian\n")
+    (info / "RECORD").write_text("")
+    site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    (Path(site) / "pi-os-dist-packages.pth").write_text(f"{debian}\n")
+    return python
+
+
+def _resolve(python: Path, tmp: Path, *constraint: str) -> tuple[dict[str, str], str]:
+    report = tmp / "report.json"
+    done = subprocess.run(
+        [str(python), "-m", "pip", "install", "--dry-run", "--report", str(report), "-v",
+         "--disable-pip-version-check", *constraint, "-e", str(ROOT)],
+        capture_output=True, text=True, timeout=paced(300), check=False,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    chosen = json.loads(report.read_text(encoding="utf-8"))["install"]
+    return {i["metadata"]["name"].lower(): i["metadata"]["version"] for i in chosen}, done.stdout
+
+
+def test_the_pi_keeps_its_numpy_and_gets_the_pinned_opencv_alone(tmp_path: Path) -> None:
+    python = _pi_like_venv(tmp_path)
+    chosen, log = _resolve(python, tmp_path, "--constraint", str(CONSTRAINTS))
+    assert "numpy" not in chosen  # the Pi OS numpy 1.24.2 stays: picamera2 imports
+    opencv = _pinned("opencv-python-headless")
+    assert chosen["opencv-python-headless"] == opencv
+    tried = set(re.findall(r"opencv[_-]python[_-]headless-(\d+(?:\.\d+)+)", log))
+    assert tried == {opencv}  # no other wheel looked at, none downloaded
+
+
+def test_without_the_constraints_pip_would_break_the_camera(tmp_path: Path) -> None:
+    """What the constraints prevent, so the first test cannot pass by luck."""
+    python = _pi_like_venv(tmp_path)
+    chosen, _log = _resolve(python, tmp_path)
+    assert int(chosen["numpy"].split(".")[0]) >= 2
+    assert chosen["opencv-python-headless"] != _pinned("opencv-python-headless")
+
+
+def test_the_set_up_and_the_installer_use_the_same_constraints() -> None:
+    setup = (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8")
+    install = (ROOT / "deploy" / "install.sh").read_text(encoding="utf-8")
+    assert "--constraint deploy/constraints-pi.txt" in setup
+    assert '--constraint "$DEPLOY/constraints-pi.txt"' in install
+
+
+def test_a_picamera2_that_does_not_import_is_no_camera(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Found but broken (numpy 2 under its compiled parts): auto goes on, not to it."""
+    from vision import sources
+
+    broken = tmp_path / "picamera2"
+    broken.mkdir()
+    (broken / "__init__.py").write_text(
+        "raise ValueError('numpy.dtype size changed, may indicate binary incompatibility')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    assert sources.picamera_available() is False
+    (broken / "__init__.py").write_text("class Picamera2:\n    pass\n")
+    monkeypatch.delitem(sys.modules, "picamera2", raising=False)
+    assert sources.picamera_available() is True
