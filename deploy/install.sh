@@ -41,7 +41,7 @@ FORCE=0
 PRINT_UNIT=0
 UNIT_NAME=incan-companion.service
 UNIT_DIR=/etc/systemd/system
-GROUPS_NEEDED=(gpio video input render)
+GROUPS_NEEDED=(gpio video input render audio)
 # Debian's own Python: its dist-packages hold picamera2 and lgpio, which the
 # venv must see (a Python from elsewhere on PATH would not).
 SYSTEM_PYTHON=/usr/bin/python3

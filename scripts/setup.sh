@@ -12,9 +12,10 @@ cd "$(dirname "$0")/.."
 # Spanish and Japanese letters, for the screens and the sticker sheet.
 APT_PACKAGES=(libzbar0 libmtdev1 libgl1 libegl1 libgles2 poppler-utils fonts-migmix)
 # --test adds what only the tests use: shellcheck (the shell scripts) and GNU
-# gettext (msgfmt checks the catalogues as translators' tools will).
+# gettext (msgfmt checks the catalogues as translators' tools will), systemd
+# (systemd-analyze checks the unit and scores its hardening offline).
 if [ "${1:-}" = "--test" ]; then
-    APT_PACKAGES+=(shellcheck gettext)
+    APT_PACKAGES+=(shellcheck gettext systemd)
 fi
 PYTHON=${PYTHON:-python3}
 if ! "$PYTHON" -c 'import ensurepip' 2>/dev/null; then

@@ -9,6 +9,7 @@ Where ``systemd-analyze`` exists, it must accept the unit with no warning.
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -75,6 +76,7 @@ def test_starts_the_app_full_screen_as_its_user(unit: dict[str, dict[str, list[s
         "video",
         "input",
         "render",
+        "audio",
     ]
     assert one(unit, "Service", "WorkingDirectory") == "/var/lib/incan-companion"
 
@@ -122,6 +124,12 @@ def test_hardening(unit: dict[str, dict[str, list[str]]]) -> None:
         "DevicePolicy": "closed",
     }.items():
         assert service.get(key) == [value], key
+    assert one(unit, "Service", "UMask") == "0077"
+    assert one(unit, "Service", "CapabilityBoundingSet") == ""
+    assert one(unit, "Service", "IPAddressDeny") == "any"
+    assert service["SystemCallFilter"] == ["@system-service", "~@privileged @resources"]
+    # /proc/device-tree/model says it is a Pi: /proc must not be cut to pids only.
+    assert "ProcSubset" not in service
     # No root, no PrivateDevices (it would hide the display, camera and GPIO).
     assert "PrivateDevices" not in service
     assert one(unit, "Service", "User") != "root"
@@ -129,7 +137,8 @@ def test_hardening(unit: dict[str, dict[str, list[str]]]) -> None:
 
 def test_devices_the_app_needs_are_allowed(unit: dict[str, dict[str, list[str]]]) -> None:
     allowed = {v.split()[0]: v.split()[1] for v in unit["Service"]["DeviceAllow"]}
-    for device in ("char-drm", "char-input", "char-gpiochip", "char-video4linux", "char-media"):
+    for device in ("char-drm", "char-input", "char-gpiochip", "char-video4linux", "char-media",
+                   "char-alsa"):
         assert allowed.get(device) == "rw", device
     assert "char-vchiq" in allowed and "char-dma_heap" in allowed
 
@@ -162,6 +171,21 @@ def test_systemd_analyze_accepts_the_rendered_unit(tmp_path: Path) -> None:
     # verify exits 0 on unknown keys and bad values, but names them: none allowed.
     assert result.stderr.strip() == "", result.stderr
     assert result.stdout.strip() == ""
+
+
+def test_the_offline_security_score_is_2_or_lower(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed here (./test.sh installs it as root)")
+    unit_file = tmp_path / "incan-companion.service"
+    unit_file.write_text(UNIT.read_text(encoding="utf-8"), encoding="utf-8")
+    result = subprocess.run(
+        [analyze, "security", "--offline=true", "--no-pager", str(unit_file)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
+    assert found is not None, result.stdout[-1500:] + result.stderr[-500:]
+    assert float(found.group(1)) <= 2.0, result.stdout
 
 
 def test_systemd_analyze_would_notice_a_typo(tmp_path: Path) -> None:
