@@ -94,7 +94,21 @@ done
 for path in "$PREFIX" "$DATA_DIR" "$CONFIG"; do
     [[ "$path" =~ ^/[A-Za-z0-9._/+-]+$ ]] \
         || die "paths must be absolute, of letters, digits and . _ - + / only: $path"
+    # No "." or ".." parts: what a path names must be what it says.
+    [[ "/$path/" != *"/./"* && "/$path/" != *"/../"* && "$path" != *//* ]] \
+        || die "paths must not contain . or .. parts or //: $path"
 done
+# The data directory is handed to the app's user (install -d -o re-owns an
+# existing one): never a system directory, nor someone else's with files in it.
+data_dir=${DATA_DIR%/}
+case "$data_dir" in
+    ""|/bin|/boot|/dev|/etc|/home|/lib|/lib64|/media|/mnt|/opt|/proc|/root|/run|/sbin|/srv|/sys|/tmp|/usr|/usr/*|/var|/var/lib|/var/cache|/var/log|/var/tmp|/var/spool|/var/mail|/etc/*)
+        die "--data-dir $DATA_DIR is a system directory; give the app one of its own, e.g. /var/lib/incan-companion" ;;
+esac
+if [ -d "$data_dir" ] && [ -n "$(ls -A "$data_dir" 2>/dev/null)" ] \
+        && [ "$(stat -c %U "$data_dir")" != "$APP_USER" ]; then
+    die "--data-dir $DATA_DIR already holds files of $(stat -c %U "$data_dir"); give the app a directory of its own"
+fi
 
 VENV=$PREFIX/venv
 KIVY_HOME_DIR=$DATA_DIR/kivy

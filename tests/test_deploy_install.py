@@ -230,6 +230,11 @@ def test_a_real_run_needs_root() -> None:
         (["--user", "Bad User"], "not a valid user name"),
         (["--prefix", "relative/path"], "paths must be absolute"),
         (["--data-dir", "/var/lib/with space"], "paths must be absolute"),
+        (["--data-dir", "/var/lib"], "is a system directory"),
+        (["--data-dir", "/var/lib/"], "is a system directory"),
+        (["--data-dir", "/etc/incan"], "is a system directory"),
+        (["--data-dir", "/var/lib/incan/../../etc"], "must not contain . or .. parts"),
+        (["--prefix", "/opt/./x"], "must not contain . or .. parts"),
         (["--source", "/nonexistent"], "is not a checkout of incan-companion"),
     ],
 )
@@ -277,3 +282,17 @@ def test_a_data_dir_inside_the_prefix_is_not_replaced_twice() -> None:
     unit = result.stdout
     assert "ExecStart=/var/lib/incan-companion/app/venv/bin/incan-companion run" in unit
     assert "ReadWritePaths=/opt/incan-companion/data\n" in unit
+
+
+def test_a_data_dir_with_someone_elses_files_is_not_taken_over(tmp_path: Path) -> None:
+    theirs = tmp_path / "theirs"
+    theirs.mkdir()
+    (theirs / "keep.txt").write_text("not the app's\n")
+    result = subprocess.run(
+        ["bash", str(INSTALL), "--dry-run", "--user", "incan-test-nobody",
+         "--data-dir", str(theirs)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert result.returncode == 1
+    assert "already holds files of" in result.stderr
+    assert (theirs / "keep.txt").read_text() == "not the app's\n"
