@@ -234,17 +234,20 @@ else
     run install -d -m 0755 "$PREFIX"
     run "$SYSTEM_PYTHON" -m venv --system-site-packages "$VENV"
 fi
-# Dependencies (pip skips what is there), then the app itself even when its
-# version number did not change, so an update after `git pull` lands.
+# Dependencies: exactly the locked versions, each checked against its hash
+# (deploy/requirements-pi.lock, made by scripts/lock-pi.sh within
+# deploy/constraints-pi.txt); pip skips what is there. Then the app itself,
+# built from locked parts only, even when its version number did not change,
+# so an update after `git pull` lands.
 run "$VENV/bin/python" -m pip install --disable-pip-version-check \
-    --constraint "$DEPLOY/constraints-pi.txt" "$SOURCE"
+    --require-hashes --only-binary :all: -r "$DEPLOY/requirements-pi.lock"
 # The translations are compiled with Babel, which the first install brought;
 # the second install then copies the .mo files into the venv.
 if [ -x "$SOURCE/scripts/build-translations.sh" ]; then
     run env PYTHON="$VENV/bin/python" "$SOURCE/scripts/build-translations.sh"
 fi
 run "$VENV/bin/python" -m pip install --disable-pip-version-check \
-    --no-deps --force-reinstall "$SOURCE"
+    --no-deps --no-build-isolation --force-reinstall "$SOURCE"
 run install -m 0644 "$DEPLOY/README.md" "$PREFIX/README.md"
 
 # --- config, data, Kivy -----------------------------------------------------

@@ -115,13 +115,13 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
     venv = p["prefix"] / "venv"
     assert f"+ /usr/bin/python3 -m venv --system-site-packages {venv}" in commands
     pip = [c for c in commands if " -m pip install " in c]
-    assert pip[0] == (
+    assert pip[0] == (  # exactly the locked versions, each checked against its hash
         f"+ {venv}/bin/python -m pip install --disable-pip-version-check "
-        f"--constraint {ROOT}/deploy/constraints-pi.txt {ROOT}"
+        f"--require-hashes --only-binary :all: -r {ROOT}/deploy/requirements-pi.lock"
     )
-    assert pip[1] == (
+    assert pip[1] == (  # the app, built from those locked parts only
         f"+ {venv}/bin/python -m pip install --disable-pip-version-check "
-        f"--no-deps --force-reinstall {ROOT}"
+        f"--no-deps --no-build-isolation --force-reinstall {ROOT}"
     )
 
     assert f"+ install -d -m 0755 {p['config'].parent}" in commands

@@ -80,8 +80,40 @@ def test_without_the_constraints_pip_would_break_the_camera(tmp_path: Path) -> N
 def test_the_set_up_and_the_installer_use_the_same_constraints() -> None:
     setup = (ROOT / "scripts" / "setup.sh").read_text(encoding="utf-8")
     install = (ROOT / "deploy" / "install.sh").read_text(encoding="utf-8")
+    lock = (ROOT / "scripts" / "lock-pi.sh").read_text(encoding="utf-8")
     assert "--constraint deploy/constraints-pi.txt" in setup
-    assert '--constraint "$DEPLOY/constraints-pi.txt"' in install
+    assert "--constraint deploy/constraints-pi.txt" in lock  # the lock is made within them
+    assert '--require-hashes --only-binary :all: -r "$DEPLOY/requirements-pi.lock"' in install
+    assert "--no-deps --no-build-isolation --force-reinstall" in install
+
+
+def _locked() -> dict[str, tuple[str, int]]:
+    """name -> (version, number of hashes) of deploy/requirements-pi.lock."""
+    text = (ROOT / "deploy" / "requirements-pi.lock").read_text(encoding="utf-8")
+    found: dict[str, tuple[str, int]] = {}
+    for block in re.split(r"\n(?=[a-z0-9])", text.strip()):
+        head = block.split()[0]
+        name, version = head.split("==")
+        found[name.lower()] = (version, block.count("--hash=sha256:"))
+    return found
+
+
+def test_the_pi_lock_pins_every_dependency_with_hashes() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    locked = _locked()
+    wanted = [re.split(r"[<>=!~\[ ;]", d, maxsplit=1)[0].lower()
+              for d in project["project"]["dependencies"]]  # fmt: skip
+    missing = [name for name in wanted if name not in locked]
+    assert missing == [], f"relock with scripts/lock-pi.sh: {missing}"
+    assert all(hashes >= 1 for _version, hashes in locked.values())
+    assert int(locked["numpy"][0].split(".")[0]) < 2
+    assert locked["opencv-python-headless"][0] == _pinned("opencv-python-headless")
+    build = project["build-system"]["requires"][0]
+    assert build.startswith("setuptools>=")
+    least = tuple(int(x) for x in build.split(">=")[1].split("."))
+    assert tuple(int(x) for x in locked["setuptools"][0].split(".")[: len(least)]) >= least
 
 
 def test_a_picamera2_that_does_not_import_is_no_camera(
