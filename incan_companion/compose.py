@@ -42,6 +42,7 @@ from companion.notices import (
 )
 from companion.ports import Clock, Post, SeatLights, direct
 from incan_companion.config import Config
+from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS
 from incan_companion.store import Store, open_or_set_aside
 from ui.controls import Controls
 
@@ -55,10 +56,6 @@ __all__ = ["CAMERA_CHOICES", "SEAT_INPUTS", "Camera", "Device", "Seats", "build"
 
 _log = logging.getLogger(__name__)
 
-#: What ``--buttons`` may say (the demo adds "mock").
-SEAT_INPUTS = ("auto", "gpio", "keyboard", "mock")
-#: What ``--camera`` may say: the configured source, the virtual table, or none.
-CAMERA_CHOICES = ("config", "virtual", "none")
 
 
 @dataclass

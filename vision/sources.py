@@ -254,12 +254,13 @@ def picamera_available() -> bool:
     compiled dependencies were not built for: then "auto" must go on to the
     next camera, not pick it and show "no camera".
     """
+    import importlib
     import importlib.util
 
     if importlib.util.find_spec("picamera2") is None:
         return False
     try:
-        from picamera2 import Picamera2  # type: ignore[import-not-found]  # noqa: F401
+        importlib.import_module("picamera2")
     except Exception as e:
         log.warning("picamera2 is installed but does not import: %s", e)
         return False

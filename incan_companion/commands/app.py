@@ -18,8 +18,8 @@ from typing import Any
 
 from companion.engine import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
 from companion.rules import DEFAULT_RULES, RULE_SETS
-from incan_companion.compose import CAMERA_CHOICES, SEAT_INPUTS
 from incan_companion.errors import EXIT_FAILURE, EXIT_OK, BadInput
+from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS
 
 __all__ = ["cmd_demo", "cmd_run", "register"]
 
