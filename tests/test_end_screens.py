@@ -322,7 +322,7 @@ def render(work: Path) -> dict[str, Any]:
     from kivy.metrics import dp, sp
     from kivy.uix.button import Button
     from kivy.uix.label import Label
-    from test_i18n_screens import _overflow
+    from test_screens import _overflow
 
     from companion.games import Games
     from companion.memory import MemoryStore

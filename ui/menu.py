@@ -17,6 +17,9 @@ from ui.i18n import LANGUAGES, language
 
 __all__ = ["Confirm", "GameMenu"]
 
+CHOSEN = (0.85, 0.62, 0.1, 1)  # the language in use: the set-up screen's gold
+CHOSEN_TEXT = (0.1, 0.08, 0.02, 1)
+
 
 class GameMenu(ModalView):
     rules_text = StringProperty("")
@@ -36,8 +39,11 @@ class GameMenu(ModalView):
         app = App.get_running_app()
         for code, own_name in LANGUAGES.items():
             button = Factory.BigButton(text=own_name)
-            button.disabled = code == language()
-            button.bind(on_release=lambda b, c=code: app.choose_language(c))
+            if code == language():  # the one in use, lit as the set-up screen lights it
+                button.background_color = CHOSEN
+                button.color = CHOSEN_TEXT
+            else:
+                button.bind(on_release=lambda b, c=code: app.choose_language(c))
             self.ids.languages.add_widget(button)
 
 

@@ -17,6 +17,8 @@ from kivy.uix.modalview import ModalView
 from ui.presenters import PickerView
 from ui.widgets import CardFaceWidget
 
+COLUMNS = 6
+
 
 class CardPicker(ModalView):
     title = StringProperty("")
@@ -29,7 +31,9 @@ class CardPicker(ModalView):
         self._on_pick = on_pick
         grid = self.ids.faces
         tiles = view.tiles
-        grid.cols = max(1, -(-len(tiles) // 3))  # three fixed rows
+        # Six to a row: a face wide enough for its name at a readable size
+        # (22 cards of Incan Gold in four rows, Diamant's 17 in three).
+        grid.cols = COLUMNS
         for tile in tiles:
             w = CardFaceWidget()
             w.show_face(tile.face)

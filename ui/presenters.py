@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
-from companion.notices import CameraStatus, Reason
+from companion.notices import CameraStatus, CardHeld, Reason
 from companion.rules import RULE_SETS
 from ui.i18n import _, ngettext, text_width
 from ui.words import (
@@ -311,7 +311,7 @@ def table_view(
             hazard=card_name(state.to_remove), card=state.to_remove
         )
     status_parts = [camera_text(camera)] if camera is not None else []
-    if held:
+    if held and notice != CardHeld(held):  # the notice already says it
         status_parts.append(
             _("Waiting for the reveal: {card}").format(card=card_name(held))
         )

@@ -13,12 +13,31 @@ from typing import Any
 from kivy.factory import Factory
 from kivy.metrics import dp
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.engine import MAX_SEATS, MIN_SEATS
 from ui.i18n import LANGUAGES, _, language, text_width
 from ui.keyboard import NameKeyboard
 from ui.presenters import MAX_NAME_COLUMNS, RULE_CHOICES, rules_label, setup_problem
+
+TYPING_MIN_DP = 200  # seats, names and the problem line, above the keyboard
+
+
+class Tucked(BoxLayout):
+    """A box that can step aside: while :attr:`tucked` (hidden by the screen)
+    none of its widgets takes a touch, wherever they lie."""
+
+    tucked = BooleanProperty(False)
+
+    def on_touch_down(self, touch: Any) -> bool:
+        return False if self.tucked else bool(super().on_touch_down(touch))
+
+    def on_touch_move(self, touch: Any) -> bool:
+        return False if self.tucked else bool(super().on_touch_move(touch))
+
+    def on_touch_up(self, touch: Any) -> bool:
+        return False if self.tucked else bool(super().on_touch_up(touch))
 
 
 class SetupScreen(Screen):
@@ -27,6 +46,7 @@ class SetupScreen(Screen):
     hidden_tents = BooleanProperty(False)
     problem = StringProperty("")
     resume_text = StringProperty("")  # "" when there is no unfinished game
+    typing = BooleanProperty(False)  # the keyboard is up: only seats, names and problem show
     keyboard: NameKeyboard | None = None  # made when a name field first gets focus
 
     def on_kv_post(self, base_widget: Any) -> None:
@@ -81,8 +101,8 @@ class SetupScreen(Screen):
             self.hide_keyboard()
 
     def show_keyboard(self, box: Any) -> None:
-        """Dock the keyboard at the bottom, typing into ``box``, and lift the
-        screen's content if ``box`` would be under it."""
+        """Dock the keyboard at the bottom, typing into ``box``; the seats, the
+        names and the problem with them stand above it, whole."""
         keyboard = self.keyboard
         if keyboard is None or keyboard.language != language():
             if keyboard is not None and keyboard.parent is not None:
@@ -94,14 +114,20 @@ class SetupScreen(Screen):
             keyboard.pos = (0, 0)
             keyboard.width = self.width
             self.add_widget(keyboard)  # last: above the content, and touched first
+        self.typing = True
         content = self.ids.content
-        bottom = box.y - content.y  # the field's bottom with the content not lifted
-        content.y = max(0.0, keyboard.height + dp(6) - bottom)
+        content.size_hint_y = None
+        content.height = max(dp(TYPING_MIN_DP), self.height - keyboard.height)
+        content.y = self.height - content.height
 
     def hide_keyboard(self) -> None:
         """Close the keyboard; the field it typed in loses focus."""
         keyboard = self.keyboard
-        self.ids.content.y = 0
+        self.typing = False
+        content = self.ids.content
+        content.size_hint_y = 1
+        content.height = self.height
+        content.y = 0
         if keyboard is None:
             return
         field, keyboard.target = keyboard.target, None

@@ -1,10 +1,24 @@
-"""The main screen during play: the path, the seats, what just happened."""
+"""The main screen during play: the path, the seats, what just happened.
+
+Read at a metre by the whole table, so nothing on it is ever cut: the seat
+table's columns are measured for the names and numbers on show, the path
+shows whole rows of cards (the newest always), and the prompt, the event
+and the status grow a line rather than lose one.
+"""
 
 from __future__ import annotations
 
 from typing import Any
 
-from kivy.properties import BooleanProperty, ObjectProperty, StringProperty
+from kivy.clock import Clock
+from kivy.metrics import dp, sp
+from kivy.properties import (
+    BooleanProperty,
+    ListProperty,
+    NumericProperty,
+    ObjectProperty,
+    StringProperty,
+)
 from kivy.uix.screenmanager import Screen
 
 from ui.presenters import TableView
@@ -14,6 +28,8 @@ STATUS_COLOURS = {
     "warning": (1, 0.8, 0.3, 1),
     "error": (1, 0.45, 0.4, 1),
 }
+PROMPT_SP = (20, 18)  # one line at the first, two lines at the second
+EVENT_SP = (19, 18)  # the larger while the event takes two lines at most
 
 
 class TableScreen(Screen):
@@ -21,7 +37,9 @@ class TableScreen(Screen):
     prompt = StringProperty("")
     prompt_short = StringProperty("")
     prompt_shown = StringProperty("")
+    prompt_size = NumericProperty(sp(PROMPT_SP[0]))
     event = StringProperty("")
+    event_size = NumericProperty(sp(EVENT_SP[0]))
     bust = StringProperty("")
     extra = StringProperty("")
     countdown = StringProperty("")
@@ -34,6 +52,11 @@ class TableScreen(Screen):
     holding = BooleanProperty(False)  # a bust's moment on show: a tap moves on
     virtual = BooleanProperty(False)  # a virtual table: offer "Turn a card"
     camera = BooleanProperty(False)  # a camera reads the cards
+    #: The seat table's column widths (ui.widgets.SEAT_COLUMN_NAMES).
+    columns = ListProperty([dp(8), dp(120), dp(28), dp(44), dp(48), dp(52), dp(48)])
+    name_size = NumericProperty(sp(20))
+    number_size = NumericProperty(sp(22))
+    path_height = NumericProperty(dp(64))
 
     def show(self, v: TableView) -> None:
         self.heading = v.heading
@@ -49,8 +72,9 @@ class TableScreen(Screen):
         self.can_enter = v.can_enter
         self.game_over = v.game_over
         self.artifacts_column = v.artifacts_column
+        self._measure_columns(v)
+        self.ids.path.compact = self._compact()
         self.ids.path.show(v.path)
-        self.ids.path_view.scroll_y = 0  # the newest card in view
         rows = self.ids.seats
         while len(rows.children) < len(v.seats):
             from ui.widgets import SeatRow
@@ -60,20 +84,67 @@ class TableScreen(Screen):
             rows.remove_widget(rows.children[0])
         for row, seat in zip(reversed(rows.children), v.seats, strict=True):
             row.with_artifacts = v.artifacts_column
+            row.columns = self.columns
+            row.name_size = self.name_size
+            row.number_size = self.number_size
             row.show(seat)
         self._fit_prompt()
+        self._fit_event()
+        self._fit_path()
+
+    def _measure_columns(self, v: TableView) -> None:
+        from ui.widgets import HEADER_SP, seat_columns
+
+        heads = (self.ids.head_hand, self.ids.head_tent, self.ids.head_artifacts,
+                 self.ids.head_chosen)
+        names, numbers, columns = seat_columns(
+            [s.name for s in v.seats], [s.hand for s in v.seats], [s.banked for s in v.seats],
+            [s.artifacts for s in v.seats] if v.artifacts_column else None,
+            [h.text for h in heads], max(sp(HEADER_SP), heads[0].font_size),
+        )
+        if columns != list(self.columns):
+            self.columns = columns
+        self.name_size, self.number_size = names, numbers
 
     def _fit_prompt(self, *args: Any) -> None:
-        # The names of who still has to choose, when two lines hold them; the
-        # count otherwise (the seat rows mark who): never a cut list of names.
+        # The names of who still has to choose when they fit (one line at 20 px,
+        # two at 18 px); the count otherwise (the seat rows mark who): never a
+        # cut list of names.
         from ui.widgets import fits
 
-        label = self.ids.prompt
-        long = self.prompt
-        self.prompt_shown = (
-            long if fits(long, label.width, label.font_size, lines=2, bold=True)
-            else self.prompt_short
-        )
+        width = self.ids.prompt.width
+        for text in (self.prompt, self.prompt_short):
+            for size, lines in zip(PROMPT_SP, (1, 2), strict=True):
+                if fits(text, width, sp(size), lines=lines, bold=True):
+                    self.prompt_shown, self.prompt_size = text, sp(size)
+                    return
+        self.prompt_shown, self.prompt_size = self.prompt_short, sp(PROMPT_SP[-1])
+
+    def _fit_event(self, *args: Any) -> None:
+        from ui.widgets import fits
+
+        text = self.bust or self.event
+        width = self.ids.event.width
+        self.event_size = sp(EVENT_SP[0]) if fits(text, width, sp(EVENT_SP[0]), lines=2,
+                                                  bold=True) else sp(EVENT_SP[-1])
+
+    def _fit_path(self, *args: Any) -> None:
+        """The path's view: the whole rows that fit its room, scrolled to the newest."""
+        from ui.widgets import rows_shown
+
+        flow = self.ids.path
+        _count, height = rows_shown(flow.row_heights, self.ids.path_box.height, flow.spacing,
+                                    flow.padding)
+        self.path_height = min(height, max(flow.minimum_height, 2 * flow.padding))
+        self.ids.path_view.scroll_y = 0  # the newest card in view
+
+    def _compact(self) -> bool:
+        # A bust's path is history: names only (and the pair's "second!"),
+        # as compact as it goes, so the pair that ended the round shows.
+        return bool(self.holding or self.bust)
+
+    def on_holding(self, *args: Any) -> None:
+        self.ids.path.compact = self._compact()
 
     def on_touch_down(self, touch: Any) -> bool:
         if self.holding and self.collide_point(*touch.pos):
@@ -85,7 +156,11 @@ class TableScreen(Screen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         self.ids.path.on_card = self._tap
+        fit_path = Clock.create_trigger(self._fit_path, 0)
         self.ids.prompt.bind(width=self._fit_prompt)
+        self.ids.event.bind(width=self._fit_event)
+        self.ids.path_box.bind(height=fit_path)
+        self.ids.path.bind(row_heights=fit_path, minimum_height=fit_path)
 
     def _tap(self, pos: int) -> None:
         from kivy.app import App

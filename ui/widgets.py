@@ -1,13 +1,14 @@
 """Widgets the screens share: a card face, the path of cards, a seat row, the chart.
 
 They hold display properties only; what they show comes from the presenters.
-Layout and looks are in ``widgets.kv``; the path's fitting and the chart's
-lines need arithmetic, so they are drawn here.
+Layout and looks are in ``widgets.kv``; the path's flow, the seat table's
+columns and the chart's lines need arithmetic, so they are done here.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Any
 
 from kivy.graphics import Color, Line, Rectangle
@@ -23,29 +24,145 @@ from kivy.properties import (
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.label import Label
-from kivy.uix.stacklayout import StackLayout
+from kivy.uix.layout import Layout
 from kivy.uix.widget import Widget
 
+from ui.i18n import language
 from ui.presenters import CardFace, ChartView, PathCardView, SeatView
 
-#: The seat table's columns (name, status, hand, tent, artifacts, chosen), as
-#: size hints: the header in table.kv and every SeatRow use these, so they line up.
-SEAT_COLUMNS = (0.36, 0.08, 0.13, 0.14, 0.15, 0.14)
+READ_SP = 18  # the smallest text a player reads at a metre
+HEADER_SP = 14  # a column header's smallest
+TOUCH_DP = 48  # the smallest thing a finger taps
+
+#: The seat table's columns, left to right: the colour bar's room, name,
+#: status icon, gems in hand, tent, artifacts, chosen light. The table screen
+#: measures them (:func:`seat_columns`); its header and every SeatRow use them.
+SEAT_COLUMN_NAMES = ("bar", "name", "icon", "hand", "tent", "artifacts", "chosen")
+NAME_SP = (20, READ_SP)  # a seat's name: the larger when every name fits NAME_ROOM_DP
+NAME_ROOM_DP = 130
+NUMBER_SP = (28, 22)  # gems in hand, tent: up to FEW_SEATS seats (taller rows), more
+FEW_SEATS = 5
+ARTIFACTS_SP = READ_SP
 
 
-def fitted_font_size(width: float, text: str, largest: float, smallest: float, *,
-                     per_char: float = 1.6, min_chars: int = 1) -> float:
-    """The largest font size, up to ``largest``, at which ``text`` fits ``width``
-    (a glyph is taken as 1/``per_char`` of the size wide), never below ``smallest``.
+@lru_cache(maxsize=4096)
+def _extent(text: str, font_size: float, bold: bool, font: str) -> tuple[int, int]:
+    from kivy.core.text import Label as CoreLabel
 
-    Kivy cannot shrink text to fit by itself; long names (Bartłomiej) and long
-    card names (Serpientes) get a smaller size before they are shortened.
-    """
-    return max(smallest, min(largest, width * per_char / max(len(text), min_chars)))
+    w, h = CoreLabel(text=text, font_size=font_size, bold=bold).get_extents(text or " ")
+    return int(w), int(h)
 
 
-class CardFaceWidget(ButtonBehavior, Widget):
-    """One quest card drawn with Kivy: coloured face, big title, gems left."""
+def text_extent(text: str, font_size: float, bold: bool = False) -> tuple[int, int]:
+    """Width and height of ``text`` on one line, in the registered font (Kivy's measure)."""
+    from ui.fonts import registered
+
+    font = registered()
+    return _extent(text, float(font_size), bold, str(font.regular) if font else "")
+
+
+def seat_columns(names: Sequence[str], hands: Sequence[str], tents: Sequence[str],
+                 artifacts: Sequence[str] | None, headers: Sequence[str],
+                 header_size: float) -> tuple[float, float, list[float]]:
+    """The names' and the numbers' font sizes and the seat table's column
+    widths (see :data:`SEAT_COLUMN_NAMES`) for these seats: every name whole
+    on one line, every number and header in its column. ``artifacts`` None:
+    no such column. ``headers``: the hand, tent, artifacts and chosen headers."""
+    name_size = float(sp(NAME_SP[1]))
+    for size in NAME_SP:
+        widest = max((text_extent(n, sp(size), True)[0] for n in names), default=0)
+        if widest <= dp(NAME_ROOM_DP) or size == NAME_SP[-1]:
+            name_size = float(sp(size))
+            break
+    name_w = max((text_extent(n, name_size, True)[0] for n in names), default=0) + dp(6)
+    hand_h, tent_h, art_h, chose_h = (text_extent(h, header_size)[0] for h in headers)
+    number = float(sp(NUMBER_SP[0] if len(names) <= FEW_SEATS else NUMBER_SP[1]))
+    hand_w = max(hand_h, *(text_extent(v, number, True)[0] for v in [*hands, "88"])) + dp(8)
+    tent_w = max(tent_h, *(text_extent(v, number, True)[0] for v in [*tents, "88"])) + dp(8)
+    art_w = 0.0
+    if artifacts is not None:
+        art_w = max(art_h, *(text_extent(v, sp(ARTIFACTS_SP))[0] for v in [*artifacts, "10"]))
+        art_w += dp(8)
+    chose_w = max(chose_h, dp(22)) + dp(8)
+    return name_size, number, [dp(8), name_w, dp(28), hand_w, tent_w, art_w, chose_w]
+
+
+# Japanese is set with no line starting with a closing mark or a small kana
+# (kinsoku), and none ending with an opening bracket; Kivy breaks a line of
+# Japanese before any character.
+NO_LINE_START = frozenset(
+    "、。，．,.・：；？！?!ー」』）)】〉》〕］｝〙〗〟’”ゝゞヽヾ々"  # noqa: RUF001 (Japanese marks)
+    "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ…‥"
+)
+NO_LINE_END = frozenset("「『（(【〈《〔［｛〘〖〝‘“")  # noqa: RUF001 (Japanese brackets)
+
+
+def _wide(c: str) -> bool:
+    return "\u2e80" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" or "\uff00" <= c <= "\uffef"
+
+
+def _may_break(text: str, at: int) -> bool:
+    """Whether a line may break between ``text[at - 1]`` and ``text[at]``."""
+    before, after = text[at - 1], text[at]
+    return before == " " or after == " " or _wide(before) or _wide(after)
+
+
+def japanese_lines(text: str, room: float, font_size: float, bold: bool = False) -> str:
+    """``text`` with its line breaks put in where a Japanese reader expects them:
+    as many characters as fit ``room`` on a line, Latin words kept whole, no
+    line starting with 。、」 or a small kana (the character before it comes
+    down too). Text without Japanese is returned as it is."""
+    if room <= 0 or not any(_wide(c) for c in text):
+        return text
+    out: list[str] = []
+    for paragraph in text.split("\n"):
+        rest = paragraph
+        while rest:
+            if text_extent(rest, font_size, bold)[0] <= room:
+                out.append(rest)
+                break
+            lo, hi = 1, len(rest)
+            while lo < hi:  # the longest start of ``rest`` that fits
+                mid = (lo + hi + 1) // 2
+                if text_extent(rest[:mid], font_size, bold)[0] <= room:
+                    lo = mid
+                else:
+                    hi = mid - 1
+            cut = lo
+            word = next((k for k in range(cut, 0, -1) if _may_break(rest, k)), 0)
+            cut = word or cut  # a Latin word too long for a line is broken, as Kivy does
+            while cut > 1 and (rest[cut] in NO_LINE_START or rest[cut - 1] in NO_LINE_END):
+                cut -= 1
+            out.append(rest[:cut].rstrip(" "))
+            rest = rest[cut:].lstrip(" ")
+    return "\n".join(out)
+
+
+class FlowLabel(Label):
+    """A wrapping Label (``text_size: self.width, None``) for sentences: set
+    :attr:`whole`, not ``text``. In Japanese the lines break by
+    :func:`japanese_lines`; in every other language by Kivy, at spaces (a
+    Japanese name in a Polish sentence stays whole)."""
+
+    whole = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("whole", "width", "font_size", "bold", "padding", "text_size"):
+            self.fbind(name, self._reflow)
+        self._reflow()
+
+    def _reflow(self, *args: Any) -> None:
+        pad_left, _top, pad_right, _bottom = (float(p) for p in self.padding)
+        room = float(self.text_size[0] or 0) - pad_left - pad_right
+        if language() == "ja":
+            self.text = japanese_lines(self.whole, room, self.font_size, self.bold)
+        else:
+            self.text = self.whole
+
+
+class CardFaceWidget(ButtonBehavior, BoxLayout):
+    """One quest card drawn with Kivy: coloured face, big title, what it is above."""
 
     card = StringProperty("")
     title = StringProperty("")
@@ -56,6 +173,7 @@ class CardFaceWidget(ButtonBehavior, Widget):
     fg = ColorProperty((1, 1, 1, 1))
     faded = BooleanProperty(False)
     index = NumericProperty(-1)
+    title_size = NumericProperty(sp(22))
 
     def show_face(self, face: CardFace) -> None:
         self.card = face.card
@@ -71,12 +189,29 @@ class CardFaceWidget(ButtonBehavior, Widget):
         self.note = view.note
         self.faded = view.faded
 
+    def on_title(self, *args: Any) -> None:
+        self._fit_title()
+
+    def on_width(self, *args: Any) -> None:
+        self._fit_title()
+
+    def _fit_title(self) -> None:
+        # A number big; a word as large as the face's width allows, never below READ_SP.
+        if self.title.isdigit():
+            self.title_size = sp(30)
+            return
+        room = self.width - dp(8)
+        self.title_size = next(
+            (sp(s) for s in (22, 21, 20, 19) if text_extent(self.title, sp(s), True)[0] <= room),
+            sp(READ_SP),
+        )
+
 
 class PathChip(ButtonBehavior, BoxLayout):
     """One card of the path as a chip: its name big, its gems or note below.
 
-    Chips have a fixed height and a width from their words, and the path
-    flows them left to right: a new card never moves the cards before it.
+    A chip is as wide as its words; its height is its row's (:class:`PathFlow`):
+    a row with a gems or note line is taller than a row of names only.
     """
 
     card = StringProperty("")
@@ -88,6 +223,9 @@ class PathChip(ButtonBehavior, BoxLayout):
     faded = BooleanProperty(False)
     highlight = BooleanProperty(False)
     index = NumericProperty(-1)
+    compact = BooleanProperty(False)  # names only, but for a highlighted chip's line
+    line_shown = BooleanProperty(False)  # set in kv
+    want_height = NumericProperty(dp(TOUCH_DP))  # set in kv: taller with a second line
 
     def show(self, view: PathCardView) -> None:
         self.card = view.face.card
@@ -101,10 +239,36 @@ class PathChip(ButtonBehavior, BoxLayout):
         self.highlight = view.highlight
 
 
-class PathFlow(StackLayout):
-    """The round's path: chips in reading order, each where it first landed."""
+class PathFlow(Layout):
+    """The round's path: chips in reading order, each where it first landed.
+
+    Rows fill left to right; a row is as high as its tallest chip, and every
+    chip of the row takes that height. :attr:`row_heights` (top row first)
+    lets the table screen show whole rows only when the path is longer than
+    its room.
+    """
 
     on_card = ObjectProperty(None, allownone=True)  # callback(pos)
+    compact = BooleanProperty(False)  # every chip compact (PathChip.compact)
+    spacing = NumericProperty(dp(5))
+    padding = NumericProperty(dp(3))  # room for the bust's red ring (2 px around a chip)
+    minimum_height = NumericProperty(0)
+    row_heights = ListProperty([])
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        for name in ("children", "width", "pos"):
+            self.fbind(name, self._trigger_layout)
+        self.fbind("spacing", self._trigger_layout)
+        self.fbind("padding", self._trigger_layout)
+
+    def add_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
+        widget.fbind("want_height", self._trigger_layout)
+        super().add_widget(widget, *args, **kwargs)
+
+    def remove_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
+        widget.funbind("want_height", self._trigger_layout)
+        super().remove_widget(widget, *args, **kwargs)
 
     def show(self, views: Sequence[PathCardView]) -> None:
         chips = self.chips
@@ -117,6 +281,42 @@ class PathFlow(StackLayout):
             self.remove_widget(chips.pop())
         for chip, view in zip(chips, views, strict=True):
             chip.show(view)
+            chip.compact = self.compact
+
+    def on_compact(self, *args: Any) -> None:
+        for chip in self.chips:
+            chip.compact = self.compact
+
+    def rows(self) -> list[list[PathChip]]:
+        """The chips row by row, as they flow into the width."""
+        room = self.width - 2 * self.padding
+        rows: list[list[PathChip]] = []
+        used = 0.0
+        for chip in self.chips:
+            if rows and used + self.spacing + chip.width <= room:
+                rows[-1].append(chip)
+                used += self.spacing + chip.width
+            else:
+                rows.append([chip])
+                used = chip.width
+        return rows
+
+    def do_layout(self, *args: Any) -> None:
+        rows = self.rows()
+        heights = [max(c.want_height for c in row) for row in rows]
+        pad, gap = self.padding, self.spacing
+        total = 2 * pad + sum(heights) + gap * max(0, len(rows) - 1)
+        self.minimum_height = total
+        self.row_heights = heights
+        y = self.y + max(total, self.height) - pad
+        for row, h in zip(rows, heights, strict=True):
+            y -= h
+            x = self.x + pad
+            for chip in row:
+                chip.height = h
+                chip.pos = (x, y)
+                x += chip.width + gap
+            y -= gap
 
     def _tapped(self, chip: PathChip) -> None:
         if self.on_card is not None:
@@ -127,6 +327,21 @@ class PathFlow(StackLayout):
         return list(reversed(self.children))
 
     cards = chips
+
+
+def rows_shown(heights: Sequence[float], room: float, spacing: float,
+               padding: float) -> tuple[int, float]:
+    """How many of the last rows fit ``room`` whole (at least one), and the
+    height they take with the padding: a view that tall, scrolled to the end,
+    shows the newest rows and no row cut in two."""
+    total, count = 2 * padding, 0
+    for h in reversed(heights):
+        more = h + (spacing if count else 0)
+        if count and total + more > room:
+            break
+        total += more
+        count += 1
+    return count, total
 
 
 class SeatRow(BoxLayout):
@@ -143,6 +358,9 @@ class SeatRow(BoxLayout):
     chosen = BooleanProperty(False)
     waiting = BooleanProperty(False)
     with_artifacts = BooleanProperty(True)
+    columns = ListProperty([dp(8), dp(120), dp(28), dp(40), dp(40), dp(40), dp(40)])
+    name_size = NumericProperty(sp(20))
+    number_size = NumericProperty(sp(22))
 
     def show(self, v: SeatView) -> None:
         self.waiting = v.waiting

@@ -1,0 +1,793 @@
+"""Every screen and state a game passes through, in every language, with 3, 4, 5
+and 8 seats and the longest names a seat may have: no text is cut, text is
+large enough to read at a metre, and every touch target takes a finger.
+
+Kivy allows one window per process, so each language and seat count plays
+its game in a process of its own: this file run as a script
+(``python tests/test_screens.py pl 8 OUT_DIR``) plays a scripted game
+through the real app (the table's own ``enter_card``/``press``/``tick``/``undo``,
+the app's own menu, picker and set-up calls) and writes ``OUT_DIR/report.json``:
+for each state, what was checked and every failure. The processes run side
+by side, one per core; the tests below read their reports.
+
+Checked in every state, for every widget on show (the open popup only when
+one is open; what the docked keyboard covers is not on show):
+
+- text: every Label's whole text is visible: not shortened with "…", no
+  line dropped, no word broken, not wider or taller than its widget, inside
+  its parent, the window and any scroll view it is in, not partly behind
+  the keyboard, and over no other text;
+- fonts: text a player reads is at least 18 px; a column header
+  (``HeaderLabel``, ``ColumnHeader``) or a chart's axis number at least 14 px;
+- touch: every button, path card, text field and keyboard key on show is at
+  least 48 px wide and high.
+
+Screenshots of every state with 4 and 8 seats: ``out/screenshots/screens/
+<lang>-<seats>-<nn>-<state>.png``, and ``summary.json`` beside them: how
+many states were checked, and per screen the smallest font and touch target
+found (also printed by the last test).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SHOTS = ROOT / "out" / "screenshots" / "screens"
+LANGUAGES = ("en", "pl", "es", "ja")
+SEAT_COUNTS = (3, 4, 5, 8)
+SHOT_SEATS = (4, 8)
+# The longest names allowed: ui.presenters.MAX_NAME_COLUMNS (12) columns each,
+# a fullwidth or Japanese character counting two; wide letters, accents, kanji.
+NAMES = (
+    "Bartholomäus",
+    "ＷＷＷＷＷＷ",  # noqa: RUF001 (fullwidth on purpose: two columns each)
+    "Małgorzata-Ź",
+    "さくらこさん",
+    "Wawrzyniec-M",
+    "Íñigo-Ålvarö",
+    "渡辺みなみ子",
+    "Zbigniew-Łoś",
+)
+READ_PX = 18.0  # text a player reads at a metre
+HEADER_PX = 14.0  # a column header, a chart's axis number
+TOUCH_PX = 48.0  # a finger
+HEADER_CLASSES = frozenset({"HeaderLabel", "ColumnHeader"})
+#: Every state the scripted game shows, in order, and the screen it is on.
+STATES = (
+    ("01-setup", "setup"),
+    ("02-setup-keyboard", "setup"),
+    ("03-table-draw", "table"),
+    ("04-choose-waiting", "table"),
+    ("05-countdown", "table"),
+    ("06-held-card", "table"),
+    ("07-undo-warning", "table"),
+    ("08-undone", "table"),
+    ("09-artifact-worth", "table"),
+    ("10-lone-leaver", "table"),
+    ("11-long-path", "table"),
+    ("12-picker-entry", "picker"),
+    ("13-picker-correction", "picker"),
+    ("14-menu", "menu"),
+    ("15-confirm-new-game", "confirm"),
+    ("16-setup-resume", "setup"),
+    ("17-confirm-abandon", "confirm"),
+    ("18-bust", "table"),
+    ("19-round-end-bust", "round_end"),
+    ("20-table-round-over", "table"),
+    ("21-pooled-leftover", "table"),
+    ("22-round-end-all-left", "round_end"),
+    ("23-round-5-summary", "round_end"),
+    ("24-game-over", "game_over"),
+    ("25-table-game-over", "table"),
+)
+SCREENS = tuple(dict.fromkeys(screen for _state, screen in STATES))
+CHECKS = ("text", "font", "touch")
+TIMEOUT_S = 150
+
+
+def _run(code: str, seats: int, work: Path) -> dict[str, Any]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(ROOT),
+        "KIVY_NO_ARGS": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_NO_FILELOG": "1",
+        "KIVY_HOME": str(work / "kivy-home"),
+    }
+    started = time.perf_counter()
+    done = subprocess.run(
+        [sys.executable, str(Path(__file__).resolve()), code, str(seats), str(work)],
+        capture_output=True, text=True, env=env, timeout=TIMEOUT_S, check=False, cwd=ROOT,
+    )
+    report = work / "report.json"
+    if done.returncode != 0 or not report.is_file():
+        return {"error": f"the {code} game with {seats} seats failed "
+                         f"(exit {done.returncode}):\n{done.stdout[-3000:]}{done.stderr[-5000:]}"}
+    got: dict[str, Any] = json.loads(report.read_text(encoding="utf-8"))
+    got["seconds"] = round(time.perf_counter() - started, 1)
+    return got
+
+
+@pytest.fixture(scope="module")
+def reports(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int], dict[str, Any]]:
+    """Every language and seat count played, one process per core at a time."""
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for old in SHOTS.glob("*.png"):
+        old.unlink()
+    runs = [(code, n) for code in LANGUAGES for n in SEAT_COUNTS]
+    works = {run: tmp_path_factory.mktemp(f"screens-{run[0]}-{run[1]}") for run in runs}
+    with ThreadPoolExecutor(max_workers=max(1, os.cpu_count() or 1)) as pool:
+        futures = {run: pool.submit(_run, run[0], run[1], works[run]) for run in runs}
+        return {run: future.result() for run, future in futures.items()}
+
+
+def _failures(reports: dict[tuple[str, int], dict[str, Any]], screen: str,
+              check: str) -> list[str]:
+    lines = []
+    for (code, n), got in reports.items():
+        for f in got.get("failures", ()):
+            if f["screen"] == screen and f["check"] == check:
+                lines.append(f"{f['state']} [{code}, {n} seats] {f['widget']}: "
+                             f"{f['text']!r}: {f['why']}")
+    return lines
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+@pytest.mark.parametrize("seats", SEAT_COUNTS)
+def test_every_state_is_played_and_shown(
+    reports: dict[tuple[str, int], dict[str, Any]], code: str, seats: int
+) -> None:
+    got = reports[(code, seats)]
+    assert "error" not in got, got.get("error")
+    assert got["font"], "the all-languages font was not registered"
+    assert got["language"] == code
+    assert [(s["state"], s["screen"]) for s in got["states"]] == list(STATES)
+    for s in got["states"]:
+        assert s["labels"] > 0 and s["targets"] > 0, s
+    if seats in SHOT_SEATS:
+        for state, _screen in STATES:
+            shot = SHOTS / f"{code}-{seats}-{state}.png"
+            assert shot.is_file() and shot.stat().st_size > 5000, shot
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_no_text_is_cut_hidden_or_overlapping(
+    reports: dict[tuple[str, int], dict[str, Any]], screen: str
+) -> None:
+    lines = _failures(reports, screen, "text")
+    assert not lines, f"{len(lines)} texts not wholly visible:\n" + "\n".join(lines)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_text_is_large_enough_to_read_at_a_metre(
+    reports: dict[tuple[str, int], dict[str, Any]], screen: str
+) -> None:
+    lines = _failures(reports, screen, "font")
+    assert not lines, f"{len(lines)} texts too small:\n" + "\n".join(lines)
+
+
+@pytest.mark.parametrize("screen", SCREENS)
+def test_every_touch_target_takes_a_finger(
+    reports: dict[tuple[str, int], dict[str, Any]], screen: str
+) -> None:
+    lines = _failures(reports, screen, "touch")
+    assert not lines, f"{len(lines)} touch targets too small:\n" + "\n".join(lines)
+
+
+def summary(reports: dict[tuple[str, int], dict[str, Any]]) -> dict[str, Any]:
+    """What was checked, and per screen the smallest font and touch target found."""
+    per: dict[str, dict[str, Any]] = {}
+    renders = 0
+    for (code, n), got in sorted(reports.items()):
+        for s in got.get("states", ()):
+            renders += 1
+            p = per.setdefault(s["screen"], {"states": set(), "renders": 0, "failures": 0})
+            p["states"].add(s["state"])
+            p["renders"] += 1
+            for key in ("font", "header", "target"):
+                least = s.get(f"least_{key}")
+                if least and (f"least_{key}" not in p or least["px"] < p[f"least_{key}"]["px"]):
+                    p[f"least_{key}"] = {**least, "state": s["state"], "language": code,
+                                         "seats": n}
+        for f in got.get("failures", ()):
+            per.setdefault(f["screen"], {"states": set(), "renders": 0, "failures": 0})
+            per[f["screen"]]["failures"] += 1
+    states = sum(len(p["states"]) for p in per.values())
+    return {
+        "checked": {
+            "screens": len(per),
+            "states": states,
+            "languages": len(LANGUAGES),
+            "seat_counts": list(SEAT_COUNTS),
+            "renders": renders,
+            "formula": f"{states} states on {len(per)} screens x {len(LANGUAGES)} languages "
+                       f"x {len(SEAT_COUNTS)} seat counts = {renders} renders",
+        },
+        "failures": sum(len(g.get("failures", ())) for g in reports.values()),
+        "errors": [g["error"][:200] for g in reports.values() if "error" in g],
+        "seconds_per_game": max((g.get("seconds", 0) for g in reports.values()), default=0),
+        "screens": {
+            name: {**{k: v for k, v in p.items() if k != "states"}, "states": len(p["states"])}
+            for name, p in per.items()
+        },
+    }
+
+
+def test_summary(reports: dict[tuple[str, int], dict[str, Any]],
+                 capsys: pytest.CaptureFixture[str]) -> None:
+    """Written to out/screenshots/screens/summary.json and printed, to be quoted."""
+    got = summary(reports)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / "summary.json").write_text(json.dumps(got, ensure_ascii=False, indent=1),
+                                        encoding="utf-8")
+    lines = [f"screens checked: {got['checked']['formula']}; "
+             f"{got['failures']} failures"]
+    for name, p in got["screens"].items():
+        font, header, target = (p.get(f"least_{k}") for k in ("font", "header", "target"))
+        lines.append(
+            f"  {name:<10} {p['states']:>2} states: smallest text "
+            + (f"{font['px']:.0f} px ({font['widget']} {font['text'][:30]!r})" if font else "-")
+            + (f", header {header['px']:.0f} px" if header else "")
+            + ", smallest target "
+            + (f"{target['px']:.0f} px ({target['widget']} {target['text'][:30]!r})"
+               if target else "-")
+        )
+    with capsys.disabled():
+        print("\n" + "\n".join(lines))
+    assert got["checked"]["renders"] == len(STATES) * len(LANGUAGES) * len(SEAT_COUNTS)
+
+
+# --- the part that runs in its own process -----------------------------------------------
+
+
+def _frames(n: int = 3) -> None:
+    from kivy.base import EventLoop
+
+    for _i in range(n):
+        EventLoop.idle()
+
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1 in window coordinates
+
+
+def _intersect(a: Box, b: Box) -> Box:
+    return (max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3]))
+
+
+def _area(a: Box) -> float:
+    return max(0.0, a[2] - a[0]) * max(0.0, a[3] - a[1])
+
+
+def _inside(a: Box, b: Box, slack: float = 1.5) -> bool:
+    return (a[0] >= b[0] - slack and a[1] >= b[1] - slack
+            and a[2] <= b[2] + slack and a[3] <= b[3] + slack)
+
+
+def _font(w: Any) -> dict[str, Any]:
+    return {"font_size": w.font_size, "font_name": w.font_name, "bold": w.bold,
+            "italic": w.italic}
+
+
+def _cut(w: Any) -> tuple[str, Any, Any] | None:
+    """Why a Label's text is not wholly shown by the label itself, or None.
+
+    Measured with Kivy's public text API, in the label's own font: the full
+    text on one line (``get_extents``) against the width the label has, and,
+    for a label that wraps, the full text laid out with no height limit
+    against the texture the label shows. So a "…" from ``shorten``, a line
+    dropped by ``max_lines`` or by a fixed height, a Latin word broken in two
+    and a wrapped text taller than its widget are all found.
+    """
+    from kivy.core.text import Label as CoreLabel
+
+    w.texture_update()
+    measure = CoreLabel(text=w.text, **_font(w))
+    pad_left, _pad_top, pad_right, _pad_bottom = (float(p) for p in w.padding)
+    one_line = max(measure.get_extents(line)[0] for line in w.text.split("\n"))
+    wrap_width = w.text_size[0]
+    if getattr(w, "is_shortened", False):
+        return "shortened with …", (one_line + pad_left + pad_right, w.texture_size[1]), w.size
+    if not wrap_width:  # one line as wide as its text: it must fit the widget
+        need = one_line + pad_left + pad_right
+        if need > w.width + 2:
+            return "wider than its widget", (need, w.texture_size[1]), w.size
+        if w.texture_size[1] > w.height + 2:
+            return "taller than its widget", w.texture_size, w.size
+        return None
+    room = wrap_width - pad_left - pad_right
+    if w.shorten:  # one line: Kivy puts "…" in when it is wider than its room
+        whole = measure.get_extents(" ".join(w.text.split("\n")))[0]
+        if whole > int(room - 2):  # shorten's own 2 px margin
+            return "shortened with …", (whole + pad_left + pad_right, w.texture_size[1]), w.size
+        return None
+    broken = next((word for word in w.text.split()
+                   if all(ord(c) < 0x3000 for c in word)
+                   and measure.get_extents(word)[0] > room), None)
+    if broken is not None:
+        return (f"the word {broken!r} is broken", (measure.get_extents(broken)[0],
+                w.texture_size[1]), w.size)
+    if one_line > room or "\n" in w.text.strip():
+        full = CoreLabel(text=w.text, text_size=(wrap_width, None), padding=tuple(w.padding),
+                         halign=w.halign, line_height=w.line_height, strip=w.strip, **_font(w))
+        full.refresh()
+        if full.size[1] > w.texture_size[1] + 1:  # max_lines or the height dropped lines
+            return "lines cut off", full.size, w.texture_size
+    if w.texture_size[1] > w.height + 4:
+        return "taller than its widget", w.texture_size, w.size
+    return None
+
+
+def _ink(w: Any, box: Box) -> Box:
+    """Where a Label's text is drawn, in window coordinates: Kivy draws the
+    texture centred on the widget; inside it, the lines sit by halign/valign."""
+    from kivy.core.text import Label as CoreLabel
+
+    tw, th = (float(v) for v in w.texture_size)
+    tx = float(int((box[0] + box[2]) / 2 - tw / 2))
+    ty = float(int((box[1] + box[3]) / 2 - th / 2))
+    pad_left, pad_top, pad_right, pad_bottom = (float(p) for p in w.padding)
+    wrap_w, wrap_h = w.text_size
+    if not wrap_w:
+        x0, x1 = tx + pad_left, tx + tw - pad_right
+    else:
+        room = float(wrap_w) - pad_left - pad_right
+        measure = CoreLabel(text=w.text, **_font(w))
+        widest = max(measure.get_extents(line)[0] for line in w.text.split("\n"))
+        line_w = min(room, float(widest))
+        if w.halign in ("right",):
+            x0 = tx + tw - pad_right - line_w
+        elif w.halign in ("center",):
+            x0 = tx + pad_left + (room - line_w) / 2
+        else:
+            x0 = tx + pad_left
+        x1 = x0 + line_w
+    if not wrap_h:
+        y0, y1 = ty + pad_bottom, ty + th - pad_top
+    else:
+        full = CoreLabel(text=w.text, text_size=(wrap_w or None, None),
+                         padding=tuple(w.padding), halign=w.halign,
+                         line_height=w.line_height, strip=w.strip, **_font(w))
+        full.refresh()
+        room_h = th - pad_top - pad_bottom
+        content = min(room_h, float(full.content_height))
+        if w.valign == "top":
+            y1 = ty + th - pad_top
+            y0 = y1 - content
+        elif w.valign == "bottom":
+            y0 = ty + pad_bottom
+            y1 = y0 + content
+        else:
+            y0 = ty + pad_bottom + (room_h - content) / 2
+            y1 = y0 + content
+    return (x0, y0, x1, y1)
+
+
+def _name(w: Any) -> str:
+    path = []
+    node = w
+    while node is not None and len(path) < 3:
+        ident = next((k for k, v in getattr(node.parent, "ids", {}).items()
+                      if getattr(v, "__self__", v) is node), "")
+        path.append(type(node).__name__ + (f"#{ident}" if ident else ""))
+        node = node.parent if node.parent is not node else None
+    return " < ".join(path)
+
+
+def _overflow(screen_name: str, root: Any) -> list[dict[str, Any]]:
+    """Labels on show under ``root`` whose text the label itself cuts (see :func:`_cut`).
+
+    Kept for other render tests (tests/test_end_screens.py) that measure
+    their own screens the same way.
+    """
+    from kivy.uix.label import Label
+
+    found = []
+    for w in root.walk(restrict=True):
+        if not isinstance(w, Label) or not w.text.strip() or w.width < 2 or w.height < 2:
+            continue
+        node, hidden = w, False
+        while node is not None and not hidden:
+            hidden = getattr(node, "opacity", 1) == 0
+            node = node.parent if node.parent is not node else None
+        if hidden:
+            continue
+        cut = _cut(w)
+        if cut is not None:
+            why, need, have = cut
+            found.append({"screen": screen_name, "widget": _name(w), "text": w.text, "why": why,
+                          "need": [round(float(x)) for x in need],
+                          "have": [round(float(x)) for x in have]})
+    return found
+
+
+def inspect(root: Any, *, covers: tuple[Box, ...] = (),
+            keyboard: Any = None) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Every widget on show under ``root``: what fails (check, widget, text, why)
+    and the state's figures (labels, targets, the smallest font and target)."""
+    from kivy.core.text import Label as CoreLabel
+    from kivy.core.window import Window
+    from kivy.uix.behaviors import ButtonBehavior
+    from kivy.uix.label import Label
+    from kivy.uix.stencilview import StencilView
+    from kivy.uix.textinput import TextInput
+
+    window: Box = (0.0, 0.0, float(Window.width), float(Window.height))
+    shown: list[tuple[Any, Box, Box]] = []  # widget, its box, what it is clipped to
+
+    def visit(w: Any, clip: Box) -> None:
+        if w.opacity <= 0 or w.width <= 0 or (w.height <= 0 and not w.children):
+            return
+        x, y = w.to_window(w.x, w.y)
+        box = (float(x), float(y), float(x) + w.width, float(y) + w.height)
+        shown.append((w, box, clip))
+        inner = _intersect(clip, box) if isinstance(w, StencilView) else clip
+        for child in w.children:
+            visit(child, inner)
+
+    visit(root, window)
+    failures: list[dict[str, Any]] = []
+    figures: dict[str, Any] = {"labels": 0, "targets": 0}
+
+    def words(w: Any) -> str:
+        """What a widget says: a label's text, a path card's or a picker face's title."""
+        return str(getattr(w, "text", "") or getattr(w, "title", ""))
+
+    def fail(check: str, w: Any, why: str, text: str | None = None) -> None:
+        failures.append({"check": check, "widget": _name(w),
+                         "text": words(w) if text is None else text, "why": why})
+
+    def least(key: str, px: float, w: Any, text: str | None = None) -> None:
+        now = figures.get(key)
+        if now is None or px < now["px"]:
+            figures[key] = {"px": round(float(px), 1), "widget": _name(w),
+                            "text": words(w) if text is None else text}
+
+    def in_keyboard(w: Any) -> bool:
+        node = w
+        while node is not None:
+            if node is keyboard:
+                return True
+            node = node.parent if node.parent is not node else None
+        return False
+
+    def covered(w: Any, box: Box) -> str:
+        """"all", "part" or "" of ``box`` under the keyboard (or another cover)."""
+        if in_keyboard(w):
+            return ""
+        for c in covers:
+            over = _area(_intersect(box, c))
+            if over >= _area(box) - 1:
+                return "all"
+            if over > 1:
+                return "part"
+        return ""
+
+    texts: list[tuple[Any, Box]] = []
+    for w, box, clip in shown:
+        seen = _intersect(box, clip)
+        if _area(seen) <= 0:
+            continue  # scrolled away or outside the window: not on show
+        under = covered(w, box)
+        if under == "all":
+            continue
+        target = isinstance(w, ButtonBehavior | TextInput)
+        if target:
+            figures["targets"] += 1
+            wide, high = seen[2] - seen[0], seen[3] - seen[1]
+            least("target", min(wide, high), w)
+            if min(wide, high) < TOUCH_PX - 0.01:
+                part = "" if (wide, high) == (w.width, w.height) else " where it shows"
+                fail("touch", w, f"{wide:.0f} x {high:.0f} px{part}, less than {TOUCH_PX:.0f}")
+            if under:
+                fail("touch", w, "partly behind the keyboard")
+        if isinstance(w, TextInput):
+            figures["labels"] += 1
+            least("font", w.font_size, w)
+            if w.font_size < READ_PX - 0.01:
+                fail("font", w, f"{w.font_size:.1f} px, less than {READ_PX:.0f}")
+            pad_left, pad_top, pad_right, pad_bottom = (float(p) for p in w.padding)
+            need = CoreLabel(text=w.text, font_size=w.font_size,
+                             font_name=w.font_name).get_extents(w.text or "Ag")
+            if need[0] > w.width - pad_left - pad_right + 1:
+                fail("text", w, f"needs {need[0]:.0f} px, has "
+                                f"{w.width - pad_left - pad_right:.0f}")
+            if w.line_height > w.height - pad_top - pad_bottom + 1:
+                fail("text", w, f"a line needs {w.line_height:.0f} px high, has "
+                                f"{w.height - pad_top - pad_bottom:.0f}")
+        if not isinstance(w, Label) or not w.text.strip():
+            continue
+        figures["labels"] += 1
+        header = bool(HEADER_CLASSES & {c.__name__ for c in type(w).__mro__}) or (
+            type(w.parent).__name__ == "Chart")
+        floor = HEADER_PX if header else READ_PX
+        least("header" if header else "font", w.font_size, w)
+        if w.font_size < floor - 0.01:
+            kind = "a header" if header else "text"
+            fail("font", w, f"{kind} at {w.font_size:.1f} px, less than {floor:.0f}")
+        cut = _cut(w)
+        if cut is not None:
+            why, need, have = cut
+            fail("text", w, f"{why} (needs {round(float(need[0]))} x {round(float(need[1]))}, "
+                            f"has {round(float(have[0]))} x {round(float(have[1]))})")
+            continue
+        ink = _ink(w, box)
+        if under:
+            fail("text", w, "partly behind the keyboard")
+        elif not _inside(ink, clip):
+            edge = "the window" if clip == window else "its scroll view"
+            fail("text", w, f"cut by {edge}: text at {_fmt(ink)}, shown {_fmt(clip)}")
+        elif w.parent is not None and w.parent is not w and not isinstance(
+            w.parent, StencilView
+        ):
+            px, py = w.parent.to_window(w.parent.x, w.parent.y)
+            parent = (float(px), float(py), px + w.parent.width, py + w.parent.height)
+            if not _inside(ink, parent, 2.0):
+                fail("text", w, f"spills out of its {type(w.parent).__name__}: text at "
+                                f"{_fmt(ink)}, parent at {_fmt(parent)}")
+        texts.append((w, _intersect(ink, clip)))
+    for i, (a, abox) in enumerate(texts):
+        for b, bbox in texts[i + 1:]:
+            if _related(a, b):
+                continue
+            over = _intersect(abox, bbox)
+            if over[2] - over[0] > 1.5 and over[3] - over[1] > 1.5:
+                fail("text", a, f"over the text {b.text!r} ({_name(b)})")
+    if keyboard is not None and keyboard.parent is not None:
+        for key, _pos, (kw, kh) in keyboard.keys():  # noqa: SIM118 (its keys, not a dict's)
+            figures["targets"] += 1
+            least("target", min(kw, kh), keyboard, f"key {key.label}")
+            if min(kw, kh) < TOUCH_PX - 0.01:
+                fail("touch", keyboard, f"{kw:.0f} x {kh:.0f} px, less than {TOUCH_PX:.0f}",
+                     f"key {key.label}")
+    return failures, figures
+
+
+def _fmt(b: Box) -> str:
+    return f"({b[0]:.0f}, {b[1]:.0f})-({b[2]:.0f}, {b[3]:.0f})"
+
+
+def _related(a: Any, b: Any) -> bool:
+    """Whether one is the other's ancestor."""
+    for x, y in ((a, b), (b, a)):
+        node = x.parent
+        while node is not None:
+            if node is y:
+                return True
+            node = node.parent if node.parent is not node else None
+    return False
+
+
+def _catalogues(work: Path) -> None:
+    """Read the translations from the .po files as they are now (compiled into
+    ``work``), not from .mo files that may be older."""
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    from ui import i18n
+
+    for code in i18n.LANGUAGES:
+        po = i18n.LOCALE_DIR / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+        if not po.is_file():
+            continue
+        mo = work / "locale" / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo"
+        mo.parent.mkdir(parents=True, exist_ok=True)
+        with po.open("rb") as fp:
+            catalogue = read_po(fp, locale=code)
+        with mo.open("wb") as fp:
+            write_mo(fp, catalogue)
+    compiled = i18n.translations
+    i18n.translations = lambda code, locale_dir=work / "locale": compiled(code, locale_dir)
+
+
+def render(code: str, seats: int, work: Path) -> dict[str, Any]:
+    from ui.kivy_setup import configure
+
+    configure(quiet=True, fast=True)
+    from ui import i18n
+
+    _catalogues(work)
+    i18n.set_language(code)
+    from ui.fonts import register_fonts
+
+    font = register_fonts()
+
+    from kivy.core.window import Window
+
+    from companion.choices import Choice
+    from companion.engine import Phase
+    from companion.games import Games
+    from companion.memory import MemoryStore
+    from companion.simulate import VirtualClock
+    from ui.app import CompanionApp
+    from ui.controls import Controls
+
+    names = NAMES[:seats]
+    countdown = 3.0
+    clock = VirtualClock(0.0)
+    games = Games(MemoryStore(), countdown=countdown, clock=clock)
+    app = CompanionApp(games, Controls())
+    app._run_prepare()
+    _frames()
+    shots = seats in SHOT_SEATS
+    states: list[dict[str, Any]] = []
+    failures: list[dict[str, Any]] = []
+    screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm"}
+
+    def look(state: str) -> None:
+        _frames(4)
+        assert app.sm is not None
+        popups = [c for c in Window.children if c is not app.sm]
+        covers: tuple[Box, ...] = ()
+        keyboard = None
+        if popups:
+            root = popups[0]  # the top one: what is under it is dimmed and not touched
+            screen = screen_of.get(type(root).__name__, type(root).__name__)
+        else:
+            root = app.sm.current_screen
+            screen = app.sm.current
+            if screen == "setup" and app.setup_screen.keyboard_shown:
+                keyboard = app.setup_screen.keyboard
+                x, y = keyboard.to_window(0, 0)
+                covers = ((float(x), float(y), x + keyboard.width, y + keyboard.height),)
+        found, figures = inspect(root, covers=covers, keyboard=keyboard)
+        for f in found:
+            failures.append({"state": state, "screen": screen, **f})
+        states.append({"state": state, "screen": screen, "failures": len(found),
+                       **{k: v for k, v in figures.items() if k in ("labels", "targets")},
+                       **{f"least_{k}": figures.get(k) for k in ("font", "header", "target")}})
+        if shots:
+            app.save_screenshot(SHOTS / f"{code}-{seats}-{state}.png")
+
+    def reveal(camp: tuple[int, ...] = ()) -> None:
+        table = app.table
+        assert table is not None
+        for seat in sorted(table.collector.due):
+            if seat not in table.collector.chosen:
+                assert table.press(seat, Choice.CAMP if seat in camp else Choice.TORCH)
+        clock.advance(countdown)
+        assert table.tick()
+        _frames(2)
+
+    def enter(card: str) -> None:
+        table = app.table
+        assert table is not None
+        assert table.enter_card(card), (card, table.notice)
+        _frames(2)
+
+    # --- set-up: every seat named, a problem, then the keyboard on the last name
+    setup = app.setup_screen
+    setup.seat_count = seats
+    _frames()
+    boxes = setup.name_inputs
+    for box, name in zip(boxes, names, strict=False):
+        box.text = name
+        assert box.text == name, (name, box.text)  # 12 columns fit the field's limit
+    boxes[seats - 1].text = names[0]  # the last seat named like the first
+    setup.start()
+    assert setup.problem, "two seats of one name must be refused"
+    look("01-setup")
+    boxes[seats - 1].focus = True
+    _frames()
+    assert setup.keyboard_shown
+    look("02-setup-keyboard")
+    setup.hide_keyboard()
+    boxes[seats - 1].text = names[seats - 1]
+    setup.start()
+    assert app.sm is not None and app.sm.current == "table", setup.problem
+    table = app.table
+    assert table is not None
+    look("03-table-draw")
+
+    # --- round 1: choices, a held card, undo, an artifact, a long path, a bust
+    enter("T1")
+    table.press(seats - 1, Choice.TORCH)  # one has chosen, the others are waited for
+    look("04-choose-waiting")
+    for seat in range(seats - 1):
+        table.press(seat, Choice.TORCH)
+    assert table.collector.countdown_left is not None
+    look("05-countdown")
+    enter("T5A")  # turned before the reveal: held until it
+    assert table.held == "T5A"
+    look("06-held-card")
+    clock.advance(countdown)
+    assert table.tick()
+    assert table.state.path[-1].card == "T5A"
+    table.press(0, Choice.TORCH)
+    table.press(1, Choice.TORCH)
+    assert not table.undo()  # two seats have chosen: tap Undo again
+    look("07-undo-warning")
+    assert table.undo()
+    look("08-undone")
+    enter("T5A")
+    reveal()
+    enter("A1")
+    assert table.state.artifact_worth()
+    look("09-artifact-worth")
+    reveal((0,))  # one seat leaves alone and takes the artifact
+    assert table.state.seats[0].artifacts
+    look("10-lone-leaver")
+    long_path = ["SNAKE1", "T2", "SPIDER1", "T3", "T4", "MUMMY1", "T7A", "T9", "FIRE1",
+                 "T11A", "T13", "ROCKS1", "T14", "T15", "T17"]  # fmt: skip
+    for i, card in enumerate(long_path):
+        enter(card)
+        if i < len(long_path) - 1:
+            reveal()
+    table.press(1, Choice.TORCH)
+    assert len(table.state.path) >= 15
+    look("11-long-path")
+    app.open_entry_picker()
+    look("12-picker-entry")
+    app.picker.dismiss(animation=False)
+    app.tap_path_card(len(table.state.path) - 1)
+    look("13-picker-correction")
+    app.picker.dismiss(animation=False)
+    app.open_menu()
+    look("14-menu")
+    app.menu_new_game()
+    look("15-confirm-new-game")
+    Window.children[0].confirm()  # yes: the game is kept, the set-up offers it
+    _frames()
+    assert app.sm.current == "setup" and setup.resume_text
+    look("16-setup-resume")
+    app.resume_game()
+    _frames()
+    table = app.table
+    assert table is not None and app.sm.current == "table"
+    app.open_menu()
+    app.menu_abandon()
+    look("17-confirm-abandon")
+    Window.children[0].dismiss(animation=False)  # no: the game goes on
+    app.menu.dismiss(animation=False)
+    _frames()
+    reveal()
+    enter("SNAKE2")  # the second snakes: the round ends, and the table holds
+    assert app.table_screen.holding and app.sm.current == "table"
+    look("18-bust")
+    app.end_bust_hold()
+    assert app.sm.current == "round_end"
+    look("19-round-end-bust")
+    app.show_screen("table")
+    look("20-table-round-over")
+
+    # --- round 2: two leave together, the leftover stays on the path; all leave
+    enter("T1")  # 1 gem for every seat to split: 0 each, 1 left
+    reveal((0, 1))  # two share 1: 0 each, 1 stays on the path
+    assert table.state.pooled
+    enter("T3")
+    assert table.state.phase is Phase.CHOOSE
+    look("21-pooled-leftover")
+    reveal(tuple(table.state.due))
+    assert app.sm.current == "round_end"
+    look("22-round-end-all-left")
+
+    # --- rounds 3 to 5: one card, everyone leaves
+    for card in ("T7A", "T9", "T11A"):
+        app.show_screen("table")
+        enter(card)
+        reveal(tuple(table.state.due))
+    assert table.state.phase is Phase.GAME_OVER and app.sm.current == "round_end"
+    look("23-round-5-summary")
+    app.show_screen("game_over")
+    look("24-game-over")
+    app.show_screen("table")
+    look("25-table-game-over")
+    app.stop()
+    return {"font": font.name if font else "", "language": i18n.language(),
+            "states": states, "failures": failures}
+
+
+if __name__ == "__main__":
+    language, seat_count, out = sys.argv[1], int(sys.argv[2]), Path(sys.argv[3])
+    result = render(language, seat_count, out)
+    (out / "report.json").write_text(json.dumps(result, ensure_ascii=False, indent=1),
+                                     encoding="utf-8")
