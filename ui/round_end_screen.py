@@ -9,6 +9,7 @@ with sixteen-character names fit 800x480 in every language, uncut.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -158,7 +159,10 @@ class ScoreTable(Widget):
         return part.text.replace(" ", "") if tight and col.kind == "artifacts" else part.text
 
     def _sizes(self, scale: float) -> dict[str, float]:
-        return {k: max(sp(MIN_SP), sp(base) * scale) for k, (base, _b) in STYLES.items()}
+        # Whole even pixels: Kivy opens a font face per size and keeps it, so
+        # a size from a continuous scale would open new ones on every screen.
+        return {k: max(float(sp(MIN_SP)), 2.0 * math.floor(sp(base) * scale / 2.0))
+                for k, (base, _b) in STYLES.items()}
 
     def _header_size(self, tight: bool) -> float:
         return float(sp(HEADER_SP) if tight else max(sp(HEADER_SP), sp(self.header_sp)))
