@@ -4,6 +4,7 @@ and service start to first screen.
     python bench/faults.py kill [--points 50] [--seed 1] [--demo-points 6]
     python bench/faults.py camera [--repeats 5]
     python bench/faults.py startup [--repeats 5]
+    python bench/faults.py datafile [--only two-writers,full-disk,permissions,index]
     python bench/faults.py all
 
 ``kill``: a child process plays random games into a data file, printing one
@@ -23,6 +24,9 @@ time from the camera delivering frames again to the table saying so.
 
 ``startup``: the service's command (``incan-companion run --fullscreen``) with
 the unit's environment, offscreen: time from process start to the first frame.
+
+``datafile``: the data file against two writers, a full disk, missing
+permissions and a damaged index, end to end, as a table (bench/datafile_faults.py).
 
 ``python bench/faults.py writer DATA SEED`` is the child (also used by
 tests/test_faults_kill.py).
@@ -231,7 +235,7 @@ def check_file(
     for game, seq, line in new:
         known[game, seq] = line
         report.extra += 1
-    with Store(path) as store:  # the app's own open: quick_check, ours, writable
+    with Store(path) as store:  # the app's own open: integrity_check, ours, writable
         for info in store.games():
             store.session(info.id)  # replays, or raises
 
@@ -706,12 +710,24 @@ def main(argv: Sequence[str] | None = None) -> int:
     c.add_argument("--repeats", type=int, default=3)
     s = sub.add_parser("startup")
     s.add_argument("--repeats", type=int, default=5)
+    d = sub.add_parser("datafile")
+    d.add_argument("--only", default="two-writers,full-disk,permissions,index")
     a = sub.add_parser("all")
     a.add_argument("--points", type=int, default=50)
     args = parser.parse_args(argv)
 
     if args.what == "writer":
         return writer(Path(args.data), args.seed)
+    if args.what == "datafile":
+        import importlib.util
+
+        spec = importlib.util.spec_from_file_location("datafile_faults",
+                                                      THIS.with_name("datafile_faults.py"))
+        assert spec is not None and spec.loader is not None
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # its dataclasses look themselves up there
+        spec.loader.exec_module(module)
+        return int(module.main(["cases", "--only", args.only]))
     if args.what in ("kill", "all"):
         with tempfile.TemporaryDirectory() as tmp:
             t0 = time.monotonic()

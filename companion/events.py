@@ -87,6 +87,9 @@ def from_json(obj: Any) -> Event:
         seats = obj.get("seats")
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise BadEvent("start needs 'seats', a list of names")
+        for i, name in enumerate(seats):
+            if not _is_text(name):
+                raise BadEvent(f"seat {i}'s name is not Unicode text (a lone surrogate)")
         rules = obj.get("rules", DEFAULT_RULES)
         if rules not in RULE_SETS:
             raise BadEvent(f"unknown rules {json.dumps(rules)} (one of {', '.join(RULE_SETS)})")
@@ -111,9 +114,31 @@ def from_json(obj: Any) -> Event:
     raise BadEvent(f"unknown event {json.dumps(kind)}")
 
 
+def _is_text(name: str) -> bool:
+    """Whether ``name`` can be written as UTF-8 (JSON's ``"\\ud800"`` cannot)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 def from_line(line: str) -> Event:
+    """The event on one line of a log.
+
+    A log is split into lines at ``\\n`` only: U+2028, U+0085 and the like
+    may stand inside a name, and ``str.splitlines()`` would cut the line there.
+    """
+    if not isinstance(line, str):
+        raise BadEvent("the line is not text")
     try:
         obj = json.loads(line)
-    except (json.JSONDecodeError, RecursionError) as e:
-        raise BadEvent(f"bad JSON: {e.msg if isinstance(e, json.JSONDecodeError) else e}") from None
+    except json.JSONDecodeError as e:
+        raise BadEvent(f"bad JSON: {e.msg}") from None
+    except RecursionError as e:
+        raise BadEvent(f"bad JSON: {e}") from None
+    except ValueError as e:  # an integer of more than 4300 digits
+        if "integer string conversion" in str(e):
+            raise BadEvent("bad JSON: a number with more than 4300 digits") from None
+        raise BadEvent(f"bad JSON: {e}") from None
     return from_json(obj)

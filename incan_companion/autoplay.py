@@ -12,6 +12,12 @@ Why it is repeatable: the cards and the choices come only from
 ``random.Random(seed)`` and are drawn once per turn; time is a
 :class:`VirtualClock` that only this driver moves, so the countdown and
 the debouncing never depend on how fast the machine is.
+
+While the data file cannot be written (a full disk), every step the table
+takes fails and nothing changes: the demo stops after
+:data:`MAX_FAILED_SAVES` failed saves in a row (``Autoplay.stopped`` says
+why) instead of trying for ever, and :class:`OneLineFailures` keeps each
+failure to one line in the log.
 """
 
 from __future__ import annotations
@@ -25,7 +31,7 @@ from typing import Any
 
 from companion.choices import Choice
 from companion.engine import Phase
-from companion.notices import CameraMissed
+from companion.notices import CameraMissed, Failed, Notice, Step
 from companion.simulate import VirtualClock, choose_camp, next_card
 from incan_companion.compose import Device
 
@@ -34,6 +40,24 @@ _log = logging.getLogger(__name__)
 STEP_S = 0.5  # virtual seconds per UI frame
 CAMERA_FRAMES_PER_STEP = 3  # the camera runs faster than the screen redraws
 MAX_FRAMES_PER_CARD = 40  # then the card is entered by hand, as a player would
+MAX_FAILED_SAVES = 3  # failed saves in a row, with no step stored between them: stop
+
+
+class OneLineFailures(logging.Filter):
+    """A failed step whose cause is the disk (an OSError, a store error) is
+    logged as one line, without its traceback: it is a fact about the
+    machine, not a bug, and the demo would print it at every retry."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        from incan_companion.store import StoreError
+
+        error = record.exc_info[1] if record.exc_info else None
+        if isinstance(error, (OSError, StoreError)):
+            record.msg = f"{record.getMessage()}: {' '.join(str(error).split())}"
+            record.args = ()
+            record.exc_info = None
+            record.exc_text = None
+        return True
 
 
 @dataclass
@@ -73,13 +97,20 @@ class Autoplay:
         self._waited = 0
         self._next = ""
         self._app: Any = None
+        self._notices: tuple[Notice, ...] = ()
+        self._failed_saves = 0
+        self._stored = 0
+        #: Why the demo gave up before the end of the game (None: it did not).
+        self.stopped: str | None = None
 
     def __call__(self, app: Any) -> bool:
         if self._app is None:
             self._app = app
             app.on_refresh.append(self._refreshed)
         table = self.device.games.table
-        if table is None:
+        if table is None or self.stopped is not None:
+            return True
+        if self._saves_keep_failing(table):
             return True
         self.clock.advance(STEP_S)
         if self._placing is not None or self._clearing:
@@ -105,6 +136,29 @@ class Autoplay:
             return False
         self._turn_card()
         return False
+
+    def _saves_keep_failing(self, table: Any) -> bool:
+        """Count the saves that failed since the last step was stored; give up
+        (``stopped``) after MAX_FAILED_SAVES of them."""
+        notices = table.notices
+        new = [n for n in notices if not any(n is seen for seen in self._notices)]
+        self._notices = notices
+        stored = len(table.session.log)
+        if stored != self._stored:
+            self._stored = stored
+            self._failed_saves = 0
+        error = ""
+        for notice in new:
+            reason = notice.reason
+            if isinstance(reason, Failed) and reason.step is Step.SAVE:
+                self._failed_saves += 1
+                error = reason.error
+        if self._failed_saves < MAX_FAILED_SAVES:
+            return False
+        self.stopped = (f"the data file cannot be written ({self._failed_saves} failed saves "
+                        f"in a row): {' '.join(error.split())[:300]}")  # fmt: skip
+        _log.error("demo stopped: %s", self.stopped)
+        return True
 
     # --- choices ---------------------------------------------------------------
 

@@ -23,6 +23,9 @@ from incan_companion.errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, BadInp
 
 __all__ = ["BadInput", "build_parser", "main"]
 
+#: The longest error line printed: a bad value is shown, not echoed whole.
+MAX_ERROR_CHARS = 500
+
 
 class _Parser(argparse.ArgumentParser):
     """argparse, but usage errors exit 2 with one line instead of the usage block."""
@@ -75,7 +78,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _use_configured_language()
         return int(args.func(args))
     except BadInput as e:
-        print(f"incan-companion: {e}", file=sys.stderr)
+        print(f"incan-companion: {_one_line(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return EXIT_FAILURE
@@ -86,8 +89,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # the last line of defence: never a traceback for a user
         if os.environ.get("INCAN_DEBUG"):
             raise
-        print(f"incan-companion: error: {e}", file=sys.stderr)
+        print(f"incan-companion: error: {_one_line(str(e))}", file=sys.stderr)
         return EXIT_FAILURE
+
+
+def _one_line(message: str) -> str:
+    """An error as one line a terminal shows as it is: control characters and
+    line breaks escaped, at most MAX_ERROR_CHARS characters of it."""
+    shown = game.printable(message)
+    if len(shown) <= MAX_ERROR_CHARS:
+        return shown
+    return f"{shown[:MAX_ERROR_CHARS]}… ({len(shown) - MAX_ERROR_CHARS} more characters)"
 
 
 if __name__ == "__main__":

@@ -47,6 +47,8 @@ from vision import CAMERA_SOURCES
 CONFIG_ENV = "INCAN_CONFIG"
 DATA_ENV = "INCAN_DATA"
 LANGUAGE_CODES = ("", "en", "pl", "es", "ja")
+#: A config file is a few hundred bytes; more than this is not one.
+MAX_CONFIG_BYTES = 1024 * 1024
 
 
 class ConfigError(ValueError):
@@ -143,6 +145,11 @@ def parse(text: str, where: str = "config") -> Config:
         table = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{where}: not valid TOML: {e}") from None
+    except RecursionError:
+        raise ConfigError(f"{where}: not valid TOML: nested too deeply") from None
+    except ValueError as e:  # an integer of more than 4300 digits
+        said = "a number with more than 4300 digits" if "integer string" in str(e) else str(e)
+        raise ConfigError(f"{where}: not valid TOML: {said}") from None
     for section, value in table.items():
         if section not in _KNOWN:
             raise ConfigError(f"{where}: unknown section [{section}]")
@@ -173,7 +180,7 @@ def parse(text: str, where: str = "config") -> Config:
     if data is not None:
         # INCAN_DATA still wins: it is how a test, a bench or the service
         # points one run elsewhere without editing the device's config.
-        if not isinstance(data, str) or not data.strip():
+        if not isinstance(data, str) or not data.strip() or "\x00" in data:
             raise r.fail("[data] file", "must be a file path")
         if not os.environ.get(DATA_ENV):
             config = replace(config, data_file=Path(data).expanduser())
@@ -212,9 +219,18 @@ def load(path: Path | None = None) -> Config:
     """
     path = path if path is not None else default_config_path()
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
     except FileNotFoundError:
         return Config()
-    except (OSError, UnicodeDecodeError) as e:
+    except (OSError, ValueError) as e:
+        raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than a config file can be "
+                          f"({MAX_CONFIG_BYTES // 1024} KiB)")  # fmt: skip
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as e:
         raise ConfigError(f"{path}: cannot read: {e}") from None
     return replace(parse(text, str(path)), path=path)
+

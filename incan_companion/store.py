@@ -5,14 +5,42 @@ shows it, so a power cut loses nothing that was on screen. The journal is a
 WAL with ``synchronous=FULL``: with WAL, ``NORMAL`` may drop the last
 commits on power loss; ``FULL`` syncs the WAL on every commit.
 
-A file that is not ours, or is damaged, raises a :class:`StoreError`
-subclass and is never written to.
+One process writes a data file at a time: a writable :class:`Store` holds an
+exclusive ``flock`` on ``<file>.lock`` beside it from before it looks at the
+file until it is closed (the kernel drops it when the process dies, so a
+lock file left by a crash blocks nothing). A second writer gets
+:class:`InUse`, naming the process that holds the lock; readers
+(``readonly=True``: ``replay``, ``export``) take no lock and read on.
+
+Every open checks the whole file (``PRAGMA integrity_check``: the tables and
+their indexes) before anything is written to it. What goes wrong is one of
+these :class:`StoreError` subclasses, each with a one-line message:
+
+- :class:`NotOurFile`, :class:`DamagedFile`: the file itself is to blame (not
+  SQLite, another program's, a newer version's, or what SQLite calls
+  corruption). It is never written to; the app sets it aside
+  (:func:`open_or_set_aside`).
+- :class:`InUse`: another process writes the file.
+- :class:`NoAccess`: the file or its folder cannot be read or written
+  (permissions, a read-only disk, a folder or pipe at the path).
+- :class:`StorageFailed`: the disk is full or failed, or SQLite failed for a
+  reason that is not damage; it may pass.
+
+Only the first two ever set a file aside.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
+import logging
+import os
 import sqlite3
-from collections.abc import Callable
+import stat
+import sys
+import threading
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from functools import wraps
@@ -27,6 +55,8 @@ APPLICATION_ID = 0x49474331  # "IGC1": marks the file as ours in the SQLite head
 SCHEMA_VERSION = 1
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
+_log = logging.getLogger(__name__)
+
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE games (id INTEGER PRIMARY KEY, created TEXT NOT NULL);
@@ -38,49 +68,304 @@ CREATE TABLE events (
     PRIMARY KEY (game, seq)
 );
 """
+# Each table's columns and their place in the primary key (PRAGMA table_info).
+_TABLES = {
+    "meta": (("key", 1), ("value", 0)),
+    "games": (("id", 1), ("created", 0)),
+    "events": (("game", 1), ("seq", 2), ("line", 0), ("at", 0)),
+}
+# The most problems integrity_check lists (it stops looking after these).
+_MAX_PROBLEMS = 10
+_MESSAGE_CHARS = 300
+
+# SQLite's primary result codes (the low byte of an extended code).
+_PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _AUTH, _NOTADB = (
+    3, 5, 6, 8, 10, 11, 13, 14, 23, 26,
+)  # fmt: skip
 
 
 class StoreError(Exception):
-    """The data file cannot be used; the message says why, for a person."""
+    """The data file cannot be used; the message says why, for a person, in one line."""
 
 
 class NotOurFile(StoreError):
-    pass
+    """Not a data file of this app (or of a newer version): set aside by the app."""
 
 
 class DamagedFile(StoreError):
-    pass
+    """What SQLite calls corruption or "not a database": set aside by the app."""
 
 
 class NoSuchGame(StoreError):
     pass
 
 
+class InUse(StoreError):
+    """Another process writes the data file (it holds the lock)."""
+
+
+class NoAccess(StoreError):
+    """The file or its folder cannot be read or written: permissions, a read-only
+    disk, a folder or a pipe at the path. Not the file's fault: never set aside."""
+
+
+class StorageFailed(StoreError):
+    """The disk is full or failed, or SQLite failed for a reason that is not
+    damage. It may pass; the file is left as it is."""
+
+
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
+def _one_line(text: str, limit: int = _MESSAGE_CHARS) -> str:
+    """``text`` on one line (any run of white space, line breaks included, is one
+    space), at most ``limit`` characters."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _sqlite_problem(path: Path, e: sqlite3.Error, doing: str = "") -> StoreError:
+    """The StoreError for a SQLite error, by SQLite's own result code."""
+    code = getattr(e, "sqlite_errorcode", None)
+    primary = None if code is None else code & 0xFF
+    said = _one_line(str(e))
+    if primary in (_CORRUPT, _NOTADB):
+        return DamagedFile(f"{path} is damaged: {said}")
+    if primary in (_READONLY, _CANTOPEN, _PERM, _AUTH):
+        return NoAccess(f"{path}: {doing}{said}")
+    if primary == _FULL or (primary == _IOERR and _disk_full(path)):
+        # SQLite says "disk I/O error" when the disk is too full for the -shm
+        return StorageFailed(f"{path}: {doing}the disk is full ({said})")
+    if primary == _IOERR:
+        return StorageFailed(f"{path}: {doing}the disk failed ({said})")
+    if primary in (_BUSY, _LOCKED):
+        return StorageFailed(f"{path}: {doing}another program holds it locked ({said})")
+    return StorageFailed(f"{path}: {doing}{said}")
+
+
+def _disk_full(path: Path) -> bool:
+    """Whether the disk holding ``path`` has less than 64 KiB left for us."""
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_bavail * st.f_frsize < 64 * 1024
+
+
+def _os_problem(path: Path, e: OSError, doing: str) -> StoreError:
+    """The StoreError for an error of the system: a full or failing disk may
+    pass; anything else (permissions, a read-only disk, a bad path) will not."""
+    said = e.strerror or str(e)
+    if e.errno in (errno.ENOSPC, errno.EDQUOT):
+        return StorageFailed(f"{path}: {doing}: the disk is full ({said})")
+    if e.errno == errno.EIO:
+        return StorageFailed(f"{path}: {doing}: the disk failed ({said})")
+    if e.errno == errno.EROFS:
+        return NoAccess(f"{path}: cannot write: the disk holding it is read-only")
+    return NoAccess(f"{path}: {doing}: {said}")
+
+
 def _sqlite_errors(method: Callable[P, R]) -> Callable[P, R]:
-    """SQLite errors met while reading or writing become a DamagedFile for a person."""
+    """SQLite errors met while reading or writing become the StoreError they mean."""
 
     @wraps(method)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(*args, **kwargs)
-        except sqlite3.DatabaseError as e:
+        except sqlite3.Error as e:
             store = args[0]
             assert isinstance(store, Store)
-            raise DamagedFile(f"{store.path} is damaged or unreadable: {e}") from None
+            raise _sqlite_problem(store.path, e) from None
 
     return wrapper
 
 
 def is_sqlite(path: Path) -> bool:
+    """Whether ``path`` is a regular file that starts like a SQLite file (False
+    when there is no such file, or it is a folder, a pipe or a device). A file
+    that cannot be read raises :class:`NoAccess`: it is never taken for
+    "not SQLite". Reads 16 bytes at most."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return False
+    except OSError as e:
+        raise _os_problem(path, e, "cannot read it") from None
+    except ValueError:  # a NUL in the name
+        raise NoAccess(f"{path!r} is not a usable file name") from None
+    if not stat.S_ISREG(st.st_mode) or st.st_size < len(SQLITE_MAGIC):
+        return False
     try:
         with path.open("rb") as f:
             return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
+    except OSError as e:
+        raise _os_problem(path, e, "cannot read it") from None
+
+
+def _sniff(path: Path) -> bool:
+    """True when there is no data file yet at ``path`` (no file, or 0 bytes).
+
+    Raises NotOurFile for a file that is not SQLite, NoAccess for one that
+    cannot be read or is no regular file.
+    """
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return True
+    except OSError as e:
+        raise _os_problem(path, e, "cannot read it") from None
+    except ValueError:
+        raise NoAccess(f"{path!r} is not a usable file name") from None
+    if stat.S_ISDIR(st.st_mode):
+        raise NoAccess(f"{path} is a folder, not a data file")
+    if not stat.S_ISREG(st.st_mode):
+        raise NoAccess(f"{path} is not a regular file (a data file cannot be a pipe or device)")
+    if st.st_size == 0:
+        return True
+    if not is_sqlite(path):
+        raise NotOurFile(f"{path} is not an incan-companion data file (not SQLite)")
+    return False
+
+
+# --- the writer's lock --------------------------------------------------------------
+
+
+def lock_path(path: str | Path) -> Path:
+    """The lock file of a data file: ``games.sqlite.lock`` beside ``games.sqlite``."""
+    path = Path(path)
+    return path.with_name(f"{path.name}.lock")
+
+
+# The locks this process holds, by the lock file's (device, inode): its
+# descriptor and how many holders share it. flock belongs to an open file,
+# so a second open of the same lock file in this process would be refused by
+# the first; the stores of one process share one lock instead.
+_held: dict[tuple[int, int], list[int]] = {}
+_held_guard = threading.Lock()
+
+
+def _command() -> str:
+    argv = list(sys.argv) or ["python"]
+    name = Path(argv[0]).name
+    if name == "__main__.py":  # python -m incan_companion
+        name = Path(argv[0]).parent.name
+    return _printable(" ".join([name, *argv[1:]]), 200)
+
+
+def _printable(text: str, limit: int) -> str:
+    shown = "".join(
+        ch if ch.isprintable() or ch == " " else ch.encode("unicode_escape", "replace").decode()
+        for ch in text
+    )
+    return _one_line(shown, limit)
+
+
+def _lock(data: Path) -> tuple[int, int]:
+    """Take the exclusive lock for writing ``data`` (shared within this process).
+
+    Raises InUse naming the process that holds it, or NoAccess/StorageFailed
+    when the lock file cannot be made.
+    """
+    where = lock_path(data)
+    writable = True
+    try:
+        fd = os.open(where, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+    except PermissionError as e:
+        # A lock file of another user (made by a manual run as root, say) can
+        # still be locked through a read-only descriptor.
+        writable = False
+        try:
+            fd = os.open(where, os.O_RDONLY | os.O_CLOEXEC)
+        except FileNotFoundError:
+            raise _os_problem(data, e, f"cannot write in its folder {data.parent}") from None
+        except OSError as e:
+            raise _os_problem(data, e, f"cannot open its lock file {where.name}") from None
+    except OSError as e:
+        raise _os_problem(data, e, f"cannot make its lock file {where.name}") from None
+    kept = False
+    try:
+        st = os.fstat(fd)
+        key = (st.st_dev, st.st_ino)
+        with _held_guard:
+            held = _held.get(key)
+            if held is not None:
+                held[1] += 1
+                return key
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise InUse(f"{data} is in use by {_holder(fd)}: one program at a time "
+                            "writes a data file") from None  # fmt: skip
+            except OSError as e:
+                raise _os_problem(data, e, f"cannot lock {where.name}") from None
+            _held[key] = [fd, 1]
+            kept = True
+    finally:
+        if not kept:
+            os.close(fd)
+    if writable:
+        try:  # who holds it, for the next one who asks; the lock holds without it
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n{_command()}\n".encode(), 0)
+        except OSError:
+            pass
+    return key
+
+
+def _holder(fd: int) -> str:
+    try:
+        said = os.pread(fd, 4096, 0).decode("utf-8", "replace").split("\n")
     except OSError:
-        return False
+        said = []
+    if said and said[0].strip().isdigit():
+        command = f" ({_printable(said[1], 200)})" if len(said) > 1 and said[1].strip() else ""
+        return f"process {said[0].strip()}{command}"
+    return "another process"
+
+
+def _unlock(key: tuple[int, int]) -> None:
+    with _held_guard:
+        held = _held.get(key)
+        if held is None:
+            return
+        held[1] -= 1
+        if held[1] > 0:
+            return
+        del _held[key]
+    fd = held[0]
+    with contextlib.suppress(OSError):  # no holder to name any more
+        os.ftruncate(fd, 0)
+    os.close(fd)  # releases the flock
+
+
+def _prepare(data: Path) -> tuple[int, int]:
+    """Make the data file's folder if needed and take the lock for writing it."""
+    try:
+        data.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise _os_problem(data, e, f"cannot make its folder {data.parent}") from None
+    return _lock(data)
+
+
+def _check_writable(path: Path, fresh: bool) -> None:
+    """Refuse a read-only disk or folder, or a file we may not write, before
+    SQLite meets them half-way through opening."""
+    folder = path.parent
+    try:
+        read_only = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only = False
+    if read_only:
+        raise NoAccess(f"{path}: cannot write: the disk holding it is read-only")
+    effective = os.access in os.supports_effective_ids
+    if not os.access(folder, os.W_OK | os.X_OK, effective_ids=effective):
+        raise NoAccess(f"{path}: cannot write in its folder {folder}: Permission denied")
+    if path.exists():
+        try:
+            os.close(os.open(path, os.O_RDWR | os.O_CLOEXEC))
+        except OSError as e:
+            raise _os_problem(path, e, "cannot open it for writing") from None
 
 
 @dataclass(frozen=True)
@@ -91,65 +376,104 @@ class GameInfo:
 
 
 class Store:
-    """The SQLite data file: fits :class:`companion.ports.EventStore`."""
+    """The SQLite data file: fits :class:`companion.ports.EventStore`.
+
+    Writable (the default): holds the writer's lock until :meth:`close`.
+    ``readonly=True``: no lock, no write, ever.
+    """
 
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        if fresh and readonly:
-            raise StoreError(f"{self.path}: no such data file")
-        if not fresh and not is_sqlite(self.path):
-            raise NotOurFile(f"{self.path} is not an incan-companion data file (not SQLite)")
+        self._lock: tuple[int, int] | None = None
+        if not readonly:
+            self._lock = _prepare(self.path)
         try:
-            if readonly:
-                uri = f"{self.path.resolve().as_uri()}?mode=ro"
-                self._db = sqlite3.connect(uri, uri=True, isolation_level=None)
-            else:
-                self.path.parent.mkdir(parents=True, exist_ok=True)
-                self._db = sqlite3.connect(self.path, isolation_level=None)
-        except sqlite3.Error as e:
-            raise StoreError(f"{self.path}: cannot open ({e})") from None
-        try:
-            if fresh:
-                self._create()
-            else:
-                self._check()
-            if not readonly:
-                self._db.execute("PRAGMA journal_mode=WAL")
-                self._db.execute("PRAGMA synchronous=FULL")
-        except sqlite3.DatabaseError as e:
-            self._db.close()
-            raise DamagedFile(f"{self.path} is damaged: {e}") from None
-        except StoreError:
-            self._db.close()
+            self._db = self._open()
+        except BaseException:
+            self._unlock()
             raise
 
-    def _create(self) -> None:
-        with self._transaction():
+    def _open(self) -> sqlite3.Connection:
+        fresh = _sniff(self.path)
+        if fresh and self.readonly:
+            raise StoreError(f"{self.path}: no such data file")
+        if not self.readonly:
+            _check_writable(self.path, fresh)
+            return self._connect(str(self.path), fresh=fresh)
+        uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        try:
+            return self._connect(uri, fresh=False)
+        except NoAccess:
+            # A file in WAL mode in a folder we may not write (a read-only
+            # copy, a backup): SQLite cannot make the -shm beside it. With no
+            # -wal file there is nothing but the file to read, and nobody can
+            # be writing it: read it as immutable.
+            if Path(f"{self.path}-wal").exists():
+                raise
+            return self._connect(f"{uri}&immutable=1", fresh=False)
+
+    def _connect(self, target: str, *, fresh: bool) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(target, uri=self.readonly, isolation_level=None)
+        except sqlite3.Error as e:
+            raise _sqlite_problem(self.path, e, "cannot open: ") from None
+        try:
+            if fresh:
+                self._create(db)
+            else:
+                self._check(db)
+            if not self.readonly:  # only once the file is known to be ours and whole
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
+        except BaseException as e:
+            db.close()
+            if isinstance(e, sqlite3.Error):
+                raise _sqlite_problem(self.path, e, "cannot open: ") from None
+            raise
+        return db
+
+    def _create(self, db: sqlite3.Connection) -> None:
+        with _Transaction(db):
             for statement in _SCHEMA.split(";"):
                 if statement.strip():
-                    self._db.execute(statement)
-            self._db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            self._db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            self._db.execute("INSERT INTO meta VALUES ('app', 'incan-companion')")
+                    db.execute(statement)
+            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("INSERT INTO meta VALUES ('app', 'incan-companion')")
 
-    def _check(self) -> None:
-        app_id = self._db.execute("PRAGMA application_id").fetchone()[0]
+    def _check(self, db: sqlite3.Connection) -> None:
+        """Ours, not newer, our tables, and whole (nothing is written before this)."""
+        app_id = db.execute("PRAGMA application_id").fetchone()[0]
         if app_id != APPLICATION_ID:
             raise NotOurFile(f"{self.path} is a SQLite file of another program, not a data file")
-        version = self._db.execute("PRAGMA user_version").fetchone()[0]
+        version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise NotOurFile(f"{self.path} was written by a newer version (schema {version})")
-        verdict = self._db.execute("PRAGMA quick_check").fetchone()[0]
-        if verdict != "ok":
-            raise DamagedFile(f"{self.path} is damaged: {verdict}")
+        for table, columns in _TABLES.items():
+            found = tuple((str(r[1]), int(r[5])) for r in db.execute(f"PRAGMA table_info({table})"))
+            if found != columns:
+                raise NotOurFile(f"{self.path} has the mark of a data file but not its tables "
+                                 f"({table})")  # fmt: skip
+        # integrity_check, not quick_check: it also compares every index with
+        # its table (a damaged key index hides rows from a game's replay).
+        verdict = [str(r[0]) for r in db.execute(f"PRAGMA integrity_check({_MAX_PROBLEMS})")]
+        if verdict != ["ok"]:
+            raise DamagedFile(f"{self.path} is damaged: {_verdict(verdict)}")
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
 
+    def _unlock(self) -> None:
+        key, self._lock = self._lock, None
+        if key is not None:
+            _unlock(key)
+
     def close(self) -> None:
-        self._db.close()
+        try:
+            self._db.close()
+        finally:
+            self._unlock()
 
     def __enter__(self) -> Store:
         return self
@@ -202,16 +526,25 @@ class Store:
 
     @_sqlite_errors
     def events(self, game: int) -> list[Event]:
-        """The stored log of a game; a line that does not parse raises LogError."""
+        """The stored log of a game; a line that does not parse raises LogError
+        (as does a stored value that is not a line of UTF-8 text: NULL, a BLOB)."""
+        if not -(2**63) <= game < 2**63:
+            raise NoSuchGame(f"there is no game {game} in {self.path}")
         rows = self._db.execute(
-            "SELECT line FROM events WHERE game = ? ORDER BY seq", (game,)
+            "SELECT typeof(line), CAST(line AS BLOB) FROM events WHERE game = ? ORDER BY seq",
+            (game,),
         ).fetchall()
         if not rows:
             raise NoSuchGame(f"there is no game {game} in {self.path}")
         out = []
-        for i, (line,) in enumerate(rows):
+        for i, (kind, raw) in enumerate(rows):
+            if kind != "text":
+                what = {"null": "NULL", "blob": "a BLOB"}.get(str(kind), "a number")
+                raise LogError(i, f"the stored line is {what}, not text")
             try:
-                out.append(from_line(line))
+                out.append(from_line(bytes(raw).decode("utf-8")))
+            except UnicodeDecodeError:
+                raise LogError(i, "the stored line is not UTF-8 text") from None
             except BadEvent as e:
                 raise LogError(i, str(e)) from None
         return out
@@ -246,35 +579,60 @@ class Store:
         return Session.replay(self.events(game))
 
     def unfinished(self) -> int | None:
-        """The most recent game that has not reached its end, if any."""
+        """The most recent game that has not reached its end, if any.
+
+        A game whose log does not replay is passed over (and logged); a file
+        that cannot be read raises.
+        """
         for info in reversed(self.games()):
             try:
                 session = self.session(info.id)
-            except (LogError, StoreError):
+            except (LogError, NoSuchGame) as e:
+                _log.warning("game %d of %s does not replay: %s", info.id, self.path, e)
                 continue
             if session.state.phase.value != "game_over":
                 return info.id
         return None
 
 
+def _verdict(problems: Sequence[str]) -> str:
+    """integrity_check's list of problems as one line (its rows hold line breaks)."""
+    shown = "; ".join(_one_line(p, 120) for p in problems[:3])
+    more = len(problems) - 3
+    if more > 0:
+        shown += f" (and {more}{'+' if len(problems) >= _MAX_PROBLEMS else ''} more)"
+    return _one_line(shown)
+
+
 def open_or_set_aside(path: str | Path) -> tuple[Store, DataFileSetAside | None]:
     """The data file for the app, ready to write.
 
-    A damaged or foreign file is never written to: it is renamed beside
-    itself (``games.sqlite.bad-20261122-101500``) and a new file is started;
-    the second value says so (a notice for the screen). Errors the file cannot be
-    blamed for (a read-only disk) still raise StoreError.
+    A file that is not ours or that SQLite finds damaged is never written to:
+    it is renamed beside itself (``games.sqlite.bad-20261122-101500``) and a
+    new file is started; the second value says so (a notice for the screen).
+    Nothing else sets a file aside: a file in use by another process
+    (:class:`InUse`), one that cannot be read or written (:class:`NoAccess`)
+    or a full or failing disk (:class:`StorageFailed`) raise, and the file
+    stays where it is. The writer's lock is held throughout.
     """
     path = Path(path)
+    hold = _prepare(path)
     try:
-        return Store(path), None
-    except (NotOurFile, DamagedFile) as e:
+        try:
+            return Store(path), None
+        except (NotOurFile, DamagedFile) as e:
+            problem = e
         aside = _free_name(path.with_name(f"{path.name}.bad-{datetime.now():%Y%m%d-%H%M%S}"))
-        for suffix in ("", "-wal", "-shm"):
-            extra = Path(f"{path}{suffix}")
-            if extra.exists():
-                extra.rename(Path(f"{aside}{suffix}"))
-        return Store(path), DataFileSetAside(str(e), aside.name)
+        try:
+            for suffix in ("", "-wal", "-shm"):
+                extra = Path(f"{path}{suffix}")
+                if extra.exists():
+                    extra.rename(Path(f"{aside}{suffix}"))
+        except OSError as e:
+            raise _os_problem(path, e, f"{problem}; it cannot be set aside") from None
+        return Store(path), DataFileSetAside(str(problem), aside.name)
+    finally:
+        _unlock(hold)
 
 
 def _free_name(wanted: Path) -> Path:
@@ -294,7 +652,21 @@ class _Transaction:
         self._db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: object, *rest: object) -> None:
-        self._db.execute("ROLLBACK" if kind else "COMMIT")
+        # SQLite rolls a transaction back by itself on some errors (a full
+        # disk): a ROLLBACK then would fail and hide the error that counts.
+        if kind is None:
+            try:
+                self._db.execute("COMMIT")
+            except sqlite3.Error:
+                self._rollback()
+                raise
+        else:
+            self._rollback()
+
+    def _rollback(self) -> None:
+        if self._db.in_transaction:
+            with contextlib.suppress(sqlite3.Error):
+                self._db.execute("ROLLBACK")
 
 
 def _now() -> str:

@@ -98,14 +98,19 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     configure(fullscreen=args.fullscreen)
     from incan_companion.compose import build
-    from incan_companion.store import StoreError
+    from incan_companion.store import StorageFailed, StoreError
     from ui.app import CompanionApp, post
 
     data = Path(args.data).expanduser() if args.data else None
     try:
         device = build(config, post=post, seat_input=args.buttons, camera=args.camera,
                        data_file=data)
+    except StorageFailed:
+        # A full or failing disk: exit 1, so that the service tries again (once
+        # space is freed the same file opens); the file is left as it is.
+        raise
     except StoreError as e:
+        # In use by another process, no permission, a read-only disk: exit 2.
         raise BadInput(str(e)) from None
     # The set-up screen's last choice outranks the config's language.
     _use_language(device.games.chosen_language(), config.language)
@@ -149,8 +154,6 @@ def _memory() -> str:
 
 
 def cmd_demo(args: argparse.Namespace) -> int:
-    from companion.engine import Phase, to_json
-
     if not args.autoplay:
         raise BadInput("demo: only --autoplay is supported (use `run --camera virtual` to play)")
     if not MIN_SEATS <= args.seats <= MAX_SEATS:
@@ -161,21 +164,31 @@ def cmd_demo(args: argparse.Namespace) -> int:
         data = Path(args.data).expanduser()
     else:
         data = Path(tempfile.mkdtemp(prefix="incan-demo-")) / "games.sqlite"
-    from incan_companion.store import Store, StoreError
+    from incan_companion.store import StorageFailed, Store, StoreError
 
     try:  # a foreign or damaged file is the user's mistake here: never set it aside
-        Store(data).close()
+        held = Store(data)  # and the writer's lock, taken before Kivy loads, kept to the end
+    except StorageFailed:
+        raise  # a full or failing disk: exit 1
     except StoreError as e:
         raise BadInput(str(e)) from None
+    try:
+        return _demo(args, data)
+    finally:
+        held.close()
 
+
+def _demo(args: argparse.Namespace, data: Path) -> int:
     from ui.kivy_setup import configure
 
     configure(quiet=True, fast=True)
+    from companion.engine import Phase, to_json
     from companion.events import Start
     from companion.simulate import SEAT_NAMES, VirtualClock
-    from incan_companion.autoplay import Autoplay
+    from incan_companion.autoplay import Autoplay, OneLineFailures
     from incan_companion.compose import build
     from incan_companion.config import Config
+    from incan_companion.store import Store
     from ui.app import CompanionApp, post
 
     clock = VirtualClock()
@@ -195,8 +208,18 @@ def cmd_demo(args: argparse.Namespace) -> int:
                        autoplay=autoplay,
                        screenshot=Path(args.screenshot) if args.screenshot else None)
     t0 = time.perf_counter()
-    app.run()
+    one_line = OneLineFailures()
+    table_log = logging.getLogger("companion.table")
+    table_log.addFilter(one_line)
+    try:
+        app.run()
+    finally:
+        table_log.removeFilter(one_line)
     played = time.perf_counter() - t0
+    if autoplay.stopped is not None:
+        print(f"demo: game {game} in {data}: stopped after {played:.1f} s: {autoplay.stopped}",
+              file=sys.stderr)
+        return EXIT_FAILURE
     # Read the game back from the file: what is stored is what counts.
     with Store(data, readonly=True) as store:
         state = store.session(game).state

@@ -8,12 +8,28 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import select
+import stat
+import unicodedata
 from pathlib import Path
 
 from companion import engine
 from companion.events import BadEvent, Event, from_line, to_line
 from companion.session import LogError, Session
 from incan_companion.errors import EXIT_OK, BadInput
+
+#: A game log is a few kilobytes; more than this is not one (``replay /dev/zero``).
+MAX_LOG_BYTES = 16 * 1024 * 1024
+#: How long a named pipe (FIFO) may stay silent before anything came: none
+#: may be writing to it at all.
+FIFO_WAIT_S = 5.0
+
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+# Characters never printed as they are: controls, lone surrogates, line and
+# paragraph separators, and the bidirectional embeddings that reorder a line.
+_HIDDEN = {"Cc", "Cs", "Zl", "Zp"}
+_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -30,17 +46,121 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=cmd_export)
 
 
-def replay_log(path: Path) -> Session:
-    """The session of a JSON Lines game log; blank lines are skipped but still counted."""
+def printable(text: str, keep: str = "") -> str:
+    r"""``text`` safe for a terminal: control characters (but those in ``keep``),
+    lone surrogates, U+2028/U+2029 and bidirectional overrides are escaped.
+
+    >>> printable("Ana\x1b[31m\u2028Bo\nCy", keep="\n")
+    'Ana\\x1b[31m\\u2028Bo\nCy'
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch in keep or _safe(ch) else _escaped(ch) for ch in text)
+
+
+def _safe(ch: str) -> bool:
+    return unicodedata.category(ch) not in _HIDDEN and ch not in _BIDI
+
+
+def _escaped(ch: str) -> str:
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+
+# --- reading what the user named --------------------------------------------------------
+
+
+def _open(path: Path) -> tuple[int, int]:
+    """A descriptor for reading ``path`` and its file type; never blocks (a FIFO
+    with no writer opens at once)."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise BadInput(f"{path}: not a text file") from None
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        raise BadInput(f"{path}: no such file") from None
     except OSError as e:
         raise BadInput(f"{path}: {e.strerror or e}") from None
+    except ValueError:  # a NUL in the name
+        raise BadInput(f"{path!r}: not a file name") from None
+    try:
+        mode = os.fstat(fd).st_mode
+    except OSError as e:
+        os.close(fd)
+        raise BadInput(f"{path}: {e.strerror or e}") from None
+    if stat.S_ISDIR(mode):
+        os.close(fd)
+        raise BadInput(f"{path}: a folder, not a game log or data file")
+    return fd, mode
+
+
+def _is_data_file(fd: int, mode: int) -> bool:
+    """A regular file that starts like SQLite (read without moving or consuming anything)."""
+    if not stat.S_ISREG(mode):
+        return False
+    try:
+        return os.pread(fd, len(_SQLITE_MAGIC), 0) == _SQLITE_MAGIC
+    except OSError:
+        return False
+
+
+def _too_large(path: Path) -> BadInput:
+    return BadInput(f"{path}: larger than a game log can be ({MAX_LOG_BYTES // 2**20} MiB)")
+
+
+def _read_all(fd: int, mode: int, path: Path) -> bytes:
+    """Everything ``fd`` gives, up to MAX_LOG_BYTES, read once (a pipe can be read
+    only once). A named pipe that gives nothing for FIFO_WAIT_S is refused."""
+    if stat.S_ISREG(mode) and os.fstat(fd).st_size > MAX_LOG_BYTES:
+        raise _too_large(path)
+    try:
+        if stat.S_ISFIFO(mode) and not _anonymous_pipe(fd):
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            if not poller.poll(int(FIFO_WAIT_S * 1000)):
+                raise BadInput(f"{path}: nothing came through this pipe in {FIFO_WAIT_S:g} s "
+                               "(is anything writing to it?)")  # fmt: skip
+        os.set_blocking(fd, True)
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            chunk = os.read(fd, 1 << 16)
+            if not chunk:
+                return b"".join(chunks)
+            total += len(chunk)
+            if total > MAX_LOG_BYTES:
+                raise _too_large(path)
+            chunks.append(chunk)
+    except OSError as e:
+        raise BadInput(f"{path}: {e.strerror or e}") from None
+
+
+def _anonymous_pipe(fd: int) -> bool:
+    """A pipe from the shell (``| ... /dev/stdin``, ``<(...)``): its writer is there."""
+    try:
+        return os.readlink(f"/proc/self/fd/{fd}").startswith("pipe:")
+    except OSError:
+        return False
+
+
+def replay_log(path: Path) -> Session:
+    """The session of a JSON Lines game log; blank lines are skipped but still counted."""
+    fd, mode = _open(path)
+    try:
+        data = _read_all(fd, mode, path)
+    finally:
+        os.close(fd)
+    return replay_text(data, path)
+
+
+def replay_text(data: bytes, path: Path) -> Session:
+    """The session of a log's bytes. Lines end at ``\\n`` only (a ``\\r`` before it
+    is dropped): U+2028, U+0085 and the like inside a name are part of its line."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BadInput(f"{path}: not a text file") from None
     events: list[Event] = []
     first_index: list[int] = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(text.split("\n"), start=1):
+        line = line.removesuffix("\r")
         if not line.strip():
             continue
         try:
@@ -56,20 +176,35 @@ def replay_log(path: Path) -> Session:
 
 
 def load_session(path: Path, game: int | None = None) -> Session:
-    """The session in a ``.jsonl`` log or in the app's data file."""
-    from incan_companion.store import Store, StoreError, is_sqlite
-
-    if not path.exists():
-        raise BadInput(f"{path}: no such file")
-    if not is_sqlite(path):
-        if game is not None:
+    """The session in a ``.jsonl`` log (a file or a pipe) or in the app's data file."""
+    fd, mode = _open(path)
+    try:
+        if _is_data_file(fd, mode):
+            data = None
+        elif game is not None:
             raise BadInput("--game is for data files, not .jsonl logs")
-        return replay_log(path)
+        else:
+            data = _read_all(fd, mode, path)
+    finally:
+        os.close(fd)
+    if data is None:
+        return _stored_session(path, game)
+    if data.startswith(_SQLITE_MAGIC):
+        raise BadInput(f"{path}: a data file is read from a regular file, not a pipe")
+    return replay_text(data, path)
+
+
+def _stored_session(path: Path, game: int | None) -> Session:
+    """A game of the data file at ``path``, read without writing or locking."""
+    from incan_companion.store import StorageFailed, Store, StoreError
+
     try:
         with Store(path, readonly=True) as store:
             return store.session(game if game is not None else store.latest())
     except LogError as e:
         raise BadInput(f"line {e.index + 1}: {e.reason}") from None
+    except StorageFailed:
+        raise  # the disk failed, not the input: exit 1
     except StoreError as e:
         raise BadInput(str(e)) from None
 
@@ -81,17 +216,23 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         from ui.words import table
 
-        print(table(session.state))
+        # Names are the table's own text: a control character in one must not
+        # reach the terminal as it is.
+        print(printable(table(session.state), keep="\n"))
     return EXIT_OK
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from incan_companion.store import is_sqlite
-
     path = Path(args.data_file)
-    if path.exists() and not is_sqlite(path):
-        raise BadInput(f"{path} is not an incan-companion data file (not SQLite)")
-    session = load_session(path, args.game)
+    fd, mode = _open(path)
+    try:
+        ours = _is_data_file(fd, mode)
+    finally:
+        os.close(fd)
+    if not ours:
+        why = "not SQLite" if stat.S_ISREG(mode) else "not a regular file"
+        raise BadInput(f"{path} is not an incan-companion data file ({why})")
+    session = _stored_session(path, args.game)
     for event in session.effective:
         print(to_line(event))
     return EXIT_OK
