@@ -88,6 +88,20 @@ def pace() -> float:
     return _pace
 
 
+def kivy_env(home: Path) -> dict[str, str]:
+    """The environment of a child process that opens its own offscreen Kivy window."""
+    import os
+
+    return {
+        **os.environ,
+        "PYTHONPATH": str(Path(__file__).resolve().parent.parent),
+        "KIVY_NO_ARGS": "1",
+        "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_NO_FILELOG": "1",
+        "KIVY_HOME": str(home),
+    }
+
+
 def paced(seconds: float) -> float:
     """A time-out of ``seconds`` here, stretched to this machine's pace."""
     return seconds * pace()
@@ -100,6 +114,7 @@ __all__ = [
     "Reveal",
     "Start",
     "Undo",
+    "kivy_env",
     "lefts",
     "load_bench",
     "pace",

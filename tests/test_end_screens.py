@@ -25,7 +25,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # helpers, as a script too
 
-from helpers import paced, play
+from helpers import kivy_env, paced, play
 
 from companion.engine import Phase
 from companion.events import Draw, Event, Reveal, Start
@@ -227,14 +227,7 @@ def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     """Render every case in a process of its own, once per test run."""
     if not _report:
         work = tmp_path_factory.mktemp("end-screens")
-        env = {
-            **os.environ,
-            "PYTHONPATH": str(ROOT),
-            "KIVY_NO_ARGS": "1",
-            "KIVY_NO_CONSOLELOG": "1",
-            "KIVY_NO_FILELOG": "1",
-            "KIVY_HOME": str(work / "kivy-home"),
-        }
+        env = kivy_env(work / "kivy-home")
         done = subprocess.run(
             [sys.executable, str(Path(__file__).resolve()), str(work)],
             capture_output=True, text=True, env=env, timeout=paced(300), check=False, cwd=ROOT,

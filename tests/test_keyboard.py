@@ -22,10 +22,10 @@ from ui.kivy_setup import configure
 
 configure(quiet=True, fast=True)
 
-from kivy.base import EventLoop  # noqa: E402
 from kivy.core.window import Window  # noqa: E402
 from kivy.metrics import dp  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
+from ui_helpers import frames  # noqa: E402
 
 from companion.games import Games  # noqa: E402
 from companion.memory import MemoryStore  # noqa: E402
@@ -154,9 +154,6 @@ def test_the_font_draws_every_key_label() -> None:
 # --- on the app -----------------------------------------------------------------------------
 
 
-def frames(n: int = 2) -> None:
-    for _ in range(n):
-        EventLoop.idle()
 
 
 @pytest.fixture(scope="module")

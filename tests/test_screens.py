@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import kivy_env, paced
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "out" / "screenshots" / "screens"
@@ -96,18 +97,11 @@ TIMEOUT_S = 150
 
 
 def _run(code: str, seats: int, work: Path) -> dict[str, Any]:
-    env = {
-        **os.environ,
-        "PYTHONPATH": str(ROOT),
-        "KIVY_NO_ARGS": "1",
-        "KIVY_NO_CONSOLELOG": "1",
-        "KIVY_NO_FILELOG": "1",
-        "KIVY_HOME": str(work / "kivy-home"),
-    }
+    env = kivy_env(work / "kivy-home")
     started = time.perf_counter()
     done = subprocess.run(
         [sys.executable, str(Path(__file__).resolve()), code, str(seats), str(work)],
-        capture_output=True, text=True, env=env, timeout=TIMEOUT_S, check=False, cwd=ROOT,
+        capture_output=True, text=True, env=env, timeout=paced(TIMEOUT_S), check=False, cwd=ROOT,
     )
     report = work / "report.json"
     if done.returncode != 0 or not report.is_file():
