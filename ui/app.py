@@ -117,7 +117,6 @@ class CompanionApp(App):
         self.sm: ScreenManager | None = None
         self.picker: Any = None
         self._phase: Phase | None = None
-        self._table_seen: Table | None = None
         self._countdown_shown = ""
         self._refresh = Clock.create_trigger(self.refresh, 0)
         self.first_frame_at: float | None = None
@@ -231,7 +230,6 @@ class CompanionApp(App):
     def attach(self, table: Table) -> None:
         """Show ``table`` and follow its changes (a new or resumed game)."""
         table.listen(lambda t: self._refresh())
-        self._table_seen = table
         self._phase = None
         self.refresh()
 
