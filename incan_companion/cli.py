@@ -6,7 +6,8 @@ libraries (Kivy, OpenCV, gpiozero, reportlab) only when it runs, so
 ``--help`` and ``replay --json`` start fast.
 
 The language is chosen here, once, for the commands that print words
-(``set_defaults(words=True)``); JSON output never depends on it.
+(``set_defaults(words=True)``, or a function of the arguments that says
+whether this run does); JSON output never depends on it, nor loads it.
 
 Exit codes: 0 success, 2 bad input (one line on stderr), 1 anything else.
 """
@@ -74,7 +75,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
         if getattr(args, "func", None) is None:
             raise BadInput(f"unknown command {argv[0]!r}; see incan-companion --help")
-        if getattr(args, "words", False):
+        words = getattr(args, "words", False)
+        if callable(words):  # some commands print words only in some modes
+            words = words(args)
+        if words:
             _use_configured_language()
         return int(args.func(args))
     except BadInput as e:
