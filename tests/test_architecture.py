@@ -71,7 +71,7 @@ def test_the_check_finds_a_module_loaded_by_name(tmp_path: Path) -> None:
 @pytest.mark.parametrize("modules", [
     "companion.cards companion.rules companion.engine companion.events companion.session "
     "companion.choices companion.table companion.games companion.inbox companion.ports "
-    "companion.notices companion.memory companion.simulate",
+    "companion.notices companion.memory companion.simulate companion.odds",
 ])
 def test_importing_the_core_loads_nothing_outward(modules: str) -> None:
     code = (
