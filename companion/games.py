@@ -39,6 +39,7 @@ LAST_TABLE = "last_table"  # the names of the last table that played, in seat or
 ABANDONED = "abandoned"  # a per-game option: the table left it, do not offer it again
 SOUND_VOLUME = "sound_volume"  # the menu's choices, kept in the data file
 SOUND_MUTED = "sound_muted"
+ODDS = "odds"  # the odds panel shown ("1") or not
 
 
 class Games:
@@ -153,6 +154,20 @@ class Games:
         if said_muted in ("0", "1"):
             muted = said_muted == "1"
         return volume, muted
+
+    def odds_shown(self) -> bool:
+        """Whether the table chose to see the odds of the next card (off until it does)."""
+        try:
+            return self.store.setting(ODDS) == "1"
+        except Exception:
+            _log.exception("reading the odds setting")
+            return False
+
+    def remember_odds(self, shown: bool) -> None:
+        try:
+            self.store.set_setting(ODDS, "1" if shown else "0")
+        except Exception:
+            _log.exception("storing the odds setting")
 
     def remember_sound(self, volume: float, muted: bool) -> None:
         try:

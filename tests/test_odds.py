@@ -65,3 +65,20 @@ def test_the_odds_follow_undo_and_correction_at_once() -> None:
 def test_no_odds_once_the_round_is_over() -> None:
     assert odds(play(3, "incan-gold", "SNAKE1", [], "SNAKE2").state) is None
     assert odds(play(3, "incan-gold", "T1", [0, 1, 2]).state) is None
+
+
+def test_the_odds_panel_in_words() -> None:
+    from ui import i18n
+    from ui.presenters import odds_text
+
+    state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
+    assert odds_text(state) == (
+        "Next card busts: 4/29 (14 %): snakes 2/29, spiders 2/29\n"
+        "29 cards and 124 gems left; a treasure gives each of 3 about 2.3"
+    )
+    try:
+        i18n.set_language("pl")  # a decimal comma where the language writes one
+        assert odds_text(state).endswith("skarb da każdemu z 3 około 2,3")
+    finally:
+        i18n.set_language("en")
+    assert odds_text(play(3, "incan-gold", "SNAKE1", [], "SNAKE2").state) == ""  # round over

@@ -76,6 +76,7 @@ STATES = (
     ("09-artifact-worth", "table"),
     ("10-lone-leaver", "table"),
     ("11-long-path", "table"),
+    ("11o-odds-long-path", "table"),
     ("12-picker-entry", "picker"),
     ("13-picker-correction", "picker"),
     ("14-menu", "menu"),
@@ -719,6 +720,10 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     table.press(1, Choice.TORCH)
     assert len(table.state.path) >= 15
     look("11-long-path")
+    shown_before = app.table_screen.extra
+    app.set_odds(True)  # the odds panel, with every hazard kind on the path
+    assert app.table_screen.extra.startswith(shown_before) and "/" in app.table_screen.extra
+    look("11o-odds-long-path")
     app.open_entry_picker()
     look("12-picker-entry")
     app.picker.dismiss(animation=False)

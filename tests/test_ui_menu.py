@@ -120,3 +120,27 @@ def test_abandon_asks_first_and_the_game_is_not_offered_again(app: CompanionApp)
     assert app.table is None and app.sm is not None and app.sm.current == "setup"
     assert app.games.unfinished() is None
     assert app.setup_screen.resume_text == ""
+
+
+def test_the_odds_panel_is_chosen_in_the_menu_and_kept(app: CompanionApp) -> None:
+    tap(find_button(app.setup_screen, "Start"))
+    table = app.table
+    assert table is not None
+    table.enter_card("SNAKE1")
+    frames(2)
+    assert "Next card busts" not in app.table_screen.extra  # off until the table asks
+    tap(app.table_screen.ids.menu)
+    assert app.menu is not None
+    tap(find_button(app.menu, "Show"))
+    assert app.games.odds_shown()
+    frames(2)
+    # 31 cards in round 1, SNAKE1 turned: 30 left, two snakes among them.
+    assert app.table_screen.extra.splitlines()[-2:] == [
+        "Next card busts: 1/15 (7 %): snakes 1/15",
+        "30 cards and 124 gems left; a treasure gives each of 4 about 1.6",  # 24 / 15
+    ]
+    tap(find_button(app.menu, "Hide"))
+    frames(2)
+    assert "Next card busts" not in app.table_screen.extra
+    assert not app.games.odds_shown()
+    app.menu.dismiss(animation=False)

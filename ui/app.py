@@ -112,6 +112,7 @@ class CompanionApp(App):
         self._holding: tuple[int, float] | None = None  # (round, since) of a bust on show
         self.bust_to_summary_s: float | None = None  # the last bust's moment, measured
         self.menu: Any = None
+        self.show_odds = games.odds_shown()
         self.autoplay = autoplay
         self.screenshot_path = screenshot
         self.sm: ScreenManager | None = None
@@ -268,6 +269,7 @@ class CompanionApp(App):
             notice=notice.reason if notice else None,
             notice_level=notice.level if notice else "info",
             can_undo=table.can_undo,
+            show_odds=self.show_odds,
         )
         tick = tick_cue(self._countdown_shown, view.countdown)
         if tick is not None:
@@ -407,6 +409,7 @@ class CompanionApp(App):
         self.menu = GameMenu(
             rules_text=presenters.rules_reminder(rules),
             volume=self.sounds.volume, muted=self.sounds.muted, in_game=table is not None,
+            odds=self.show_odds,
         )
         self.menu.bind(on_dismiss=lambda *a: setattr(self, "menu", None))
         self.menu.open(animation=False)
@@ -448,6 +451,14 @@ class CompanionApp(App):
     def _close_menu(self) -> None:
         if self.menu is not None:
             self.menu.dismiss(animation=False)
+
+    def set_odds(self, shown: bool) -> None:
+        """The menu's odds button; remembered in the data file."""
+        self.show_odds = shown
+        self.games.remember_odds(shown)
+        if self.menu is not None:
+            self.menu.odds = shown
+        self.refresh()
 
     def set_sound(self, volume: float, muted: bool) -> None:
         """The menu's sound buttons; remembered in the data file."""

@@ -26,10 +26,12 @@ class GameMenu(ModalView):
     volume = NumericProperty(0.8)
     muted = BooleanProperty(False)
     in_game = BooleanProperty(True)
+    odds = BooleanProperty(False)
 
     def __init__(self, *, rules_text: str, volume: float, muted: bool, in_game: bool,
-                 **kwargs: Any) -> None:
+                 odds: bool = False, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self.odds = odds
         self.rules_text = rules_text
         self.volume = volume
         self.muted = muted

@@ -15,12 +15,16 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+
+from babel.numbers import format_decimal
 
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.notices import CameraStatus, CardHeld, Reason
+from companion.odds import odds
 from companion.rules import RULE_SETS
-from ui.i18n import _, ngettext, text_width
+from ui.i18n import _, language, ngettext, text_width
 from ui.words import (
     camera_text,
     card_name,
@@ -50,6 +54,7 @@ __all__ = [
     "chart_view",
     "game_over_view",
     "gem_pieces",
+    "odds_text",
     "picker_view",
     "pieces_text",
     "place_name",
@@ -181,6 +186,7 @@ class TableView:
     bust: str = ""  # the round just ended on a second hazard: the moment, in words
     artifacts_column: bool = True  # the rule set has artifacts
     game_over: bool = False
+    odds: str = ""  # the odds panel, when the table chose to see it
 
 
 def _hidden(state: State, hidden_tents: bool) -> bool:
@@ -248,6 +254,7 @@ def table_view(
     notice: Reason | None = None,
     notice_level: str = "info",
     can_undo: bool = False,
+    show_odds: bool = False,
 ) -> TableView:
     """The main screen. ``due``/``chosen`` come from the ChoiceCollector: who, never what."""
     hide = _hidden(state, hidden_tents)
@@ -337,6 +344,7 @@ def table_view(
         on_path=on_path,
         bust=bust_text,
         artifacts_column=state.rules.artifacts,
+        odds=odds_text(state) if show_odds else "",
         game_over=state.phase is Phase.GAME_OVER,
         event=last_event(state),
         pieces=payout_pieces(state),
@@ -694,6 +702,39 @@ def resume_text(state: State) -> str:
         round=state.round, names=", ".join(s.name for s in state.seats)
     )
 
+
+
+# --- the odds of the next card ---------------------------------------------------------
+
+
+def odds_text(state: State) -> str:
+    """The odds panel: the chance the next card busts, and what the deck still holds."""
+    o = odds(state)
+    if o is None:
+        return ""
+
+    def chance(f: Fraction) -> str:
+        return _("{fraction} ({percent} %)").format(
+            fraction=f"{f.numerator}/{f.denominator}" if f else "0", percent=round(f * 100)
+        )
+
+    if o.by_hazard:
+        kinds = ", ".join(
+            _("{hazard} {fraction}").format(
+                hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"
+            )
+            for kind, f in o.by_hazard
+        )
+        bust = _("Next card busts: {chance}: {kinds}").format(chance=chance(o.bust), kinds=kinds)
+    else:
+        bust = _("Next card busts: {chance}").format(chance=chance(o.bust))
+    left = ngettext(
+        "{cards} card and {gems} gems left; a treasure gives each of {seats} about {each}",
+        "{cards} cards and {gems} gems left; a treasure gives each of {seats} about {each}",
+        o.cards_left,
+    ).format(cards=o.cards_left, gems=o.gems_left, seats=o.seats_in,
+             each=format_decimal(float(o.treasure_each), format="0.0", locale=language()))
+    return f"{bust}\n{left}"
 
 
 # --- the in-game menu ----------------------------------------------------------------

@@ -64,7 +64,9 @@ class TableScreen(Screen):
         self.prompt_short = v.prompt_short
         self.event = v.event
         self.bust = v.bust
-        self.extra = "\n".join(x for x in (v.pieces, v.on_path, v.remove, v.hazards) if x)
+        self.extra = "\n".join(
+            x for x in (v.pieces, v.on_path, v.remove, v.hazards, v.odds) if x
+        )
         self.countdown = v.countdown
         self.status = v.status
         self.status_colour = STATUS_COLOURS.get(v.status_level, STATUS_COLOURS["info"])
