@@ -118,6 +118,11 @@ class Session:
         return self._frames[-1].moves
 
     @property
+    def states(self) -> tuple[State, ...]:
+        """The state after each of :attr:`moves`, in order (the first: the start)."""
+        return self._frames[-1].states
+
+    @property
     def can_undo(self) -> bool:
         return len(self._frames) > 1
 

@@ -82,3 +82,29 @@ def test_the_odds_panel_in_words() -> None:
     finally:
         i18n.set_language("en")
     assert odds_text(play(3, "incan-gold", "SNAKE1", [], "SNAKE2").state) == ""  # round over
+
+
+def test_the_round_log_follows_undo_and_correction() -> None:
+    from ui.presenters import round_log
+
+    session = play(3, "incan-gold", "T11A", [], "A1", [0], "SNAKE1", [], "SNAKE2")
+    assert round_log(session.moves, session.states) == (
+        "Round 1",
+        "Treasure 11: 11 split 3 ways: 3 each, 2 left on the card.",
+        "Everyone goes on.",
+        "An artifact lies on the path; only a seat that leaves alone takes it.",
+        "Ana leaves: 2 from the path, and takes the artifact worth 5.",
+        "Snakes: nothing happens yet; a second one ends the round.",
+        "Everyone goes on.",
+        "Second snakes: everyone in the temple loses their gems; "
+        "put one snakes card out of the game.",
+        "Busted: Bo (lost 3), Cy (lost 3)",
+    )
+    session.apply(Correct(3, "FIRE1"))  # the last card was fire, not snakes: no bust
+    log = round_log(session.moves, session.states)
+    assert log[-1] == "Fire: nothing happens yet; a second one ends the round."
+    assert not any(line.startswith("Busted") for line in log)
+    session.apply(Undo())  # the correction taken back: the bust again
+    assert round_log(session.moves, session.states)[-1] == "Busted: Bo (lost 3), Cy (lost 3)"
+    session.apply(Undo())  # and the second snakes too
+    assert round_log(session.moves, session.states)[-1] == "Everyone goes on."

@@ -80,6 +80,8 @@ STATES = (
     ("12-picker-entry", "picker"),
     ("13-picker-correction", "picker"),
     ("14-menu", "menu"),
+    ("14l-round-log", "round_log"),
+    ("14m-round-log-first-page", "round_log"),
     ("15-confirm-new-game", "confirm"),
     ("16-setup-resume", "setup"),
     ("17-confirm-abandon", "confirm"),
@@ -616,7 +618,8 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     shots = seats in SHOT_SEATS
     states: list[dict[str, Any]] = []
     failures: list[dict[str, Any]] = []
-    screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm"}
+    screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm",
+                 "RoundLog": "round_log"}
 
     def look(state: str) -> None:
         _frames(4)
@@ -732,6 +735,14 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.picker.dismiss(animation=False)
     app.open_menu()
     look("14-menu")
+    app.open_round_log()  # from the menu: the game card by card
+    assert app.round_log_view is not None and app.menu is None
+    look("14l-round-log")
+    assert app.round_log_view.can_go_earlier  # a long round: the newest page first
+    app.round_log_view.show_page(0)
+    look("14m-round-log-first-page")
+    app.round_log_view.dismiss(animation=False)
+    app.open_menu()
     app.menu_new_game()
     look("15-confirm-new-game")
     Window.children[0].confirm()  # yes: the game is kept, the set-up offers it

@@ -144,3 +144,20 @@ def test_the_odds_panel_is_chosen_in_the_menu_and_kept(app: CompanionApp) -> Non
     assert "Next card busts" not in app.table_screen.extra
     assert not app.games.odds_shown()
     app.menu.dismiss(animation=False)
+
+
+def test_the_round_log_opens_from_the_menu(app: CompanionApp) -> None:
+    table = app.table
+    assert table is not None
+    tap(app.table_screen.ids.menu)
+    assert app.menu is not None
+    tap(find_button(app.menu, "Round log"))
+    view = app.round_log_view
+    assert view is not None and app.menu is None
+    shown = view.ids.page.children[-1]
+    frames(2)
+    assert shown.text.splitlines() == [
+        "Round 1", "Snakes: nothing happens yet; a second one ends the round."
+    ]
+    assert shown.texture_size[1] > 40  # drawn, two lines
+    tap(find_button(view, "Back to the game"))

@@ -112,6 +112,7 @@ class CompanionApp(App):
         self._holding: tuple[int, float] | None = None  # (round, since) of a bust on show
         self.bust_to_summary_s: float | None = None  # the last bust's moment, measured
         self.menu: Any = None
+        self.round_log_view: Any = None
         self.show_odds = games.odds_shown()
         self.autoplay = autoplay
         self.screenshot_path = screenshot
@@ -413,6 +414,19 @@ class CompanionApp(App):
         )
         self.menu.bind(on_dismiss=lambda *a: setattr(self, "menu", None))
         self.menu.open(animation=False)
+
+    def open_round_log(self) -> None:
+        """The game card by card, from its moves (undo and corrections resolved)."""
+        from ui.menu import RoundLog
+
+        table = self.table
+        if table is None:
+            return
+        self._close_menu()
+        session = table.session
+        log = RoundLog(presenters.round_log(session.moves, session.states))
+        log.open(animation=False)
+        self.round_log_view = log
 
     def _confirm(self, question: str, yes: str, on_yes: Callable[[], None]) -> None:
         from ui.menu import Confirm

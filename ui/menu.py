@@ -6,7 +6,7 @@ asks first (:class:`Confirm`): one stray tap must not end an evening's game.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from kivy.factory import Factory
@@ -15,7 +15,10 @@ from kivy.uix.modalview import ModalView
 
 from ui.i18n import LANGUAGES, language
 
-__all__ = ["Confirm", "GameMenu"]
+__all__ = ["LOG_PAGE", "Confirm", "GameMenu", "RoundLog"]
+
+#: Lines of the round log on one page: two lines each at the most still fit.
+LOG_PAGE = 9
 
 CHOSEN = (0.85, 0.62, 0.1, 1)  # the language in use: the set-up screen's gold
 CHOSEN_TEXT = (0.1, 0.08, 0.02, 1)
@@ -47,6 +50,33 @@ class GameMenu(ModalView):
             else:
                 button.bind(on_release=lambda b, c=code: app.choose_language(c))
             self.ids.languages.add_widget(button)
+
+
+class RoundLog(ModalView):
+    """The game card by card (the round log), a page at a time, newest first shown.
+
+    Pages rather than scrolling: every line on show is whole, and the
+    Earlier / Later buttons are big enough for a finger at the table.
+    """
+
+    text = StringProperty("")
+    can_go_earlier = BooleanProperty(False)
+    can_go_later = BooleanProperty(False)
+
+    def __init__(self, lines: Sequence[str], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.lines = list(lines)
+        last = max(0, len(self.lines) - 1) // LOG_PAGE
+        self.show_page(last)
+
+    def show_page(self, page: int) -> None:
+        pages = max(1, -(-len(self.lines) // LOG_PAGE))
+        self.page = max(0, min(page, pages - 1))
+        # Pages are counted back from the newest line: the last page is full.
+        end = len(self.lines) - (pages - 1 - self.page) * LOG_PAGE
+        self.text = "\n".join(self.lines[max(0, end - LOG_PAGE):end])
+        self.can_go_earlier = self.page > 0
+        self.can_go_later = self.page < pages - 1
 
 
 class Confirm(ModalView):

@@ -21,6 +21,7 @@ from babel.numbers import format_decimal
 
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
+from companion.events import Draw, Move, Start
 from companion.notices import CameraStatus, CardHeld, Reason
 from companion.odds import odds
 from companion.rules import RULE_SETS
@@ -59,6 +60,7 @@ __all__ = [
     "pieces_text",
     "place_name",
     "round_end_view",
+    "round_log",
     "rules_label",
     "table_view",
 ]
@@ -735,6 +737,38 @@ def odds_text(state: State) -> str:
     ).format(cards=o.cards_left, gems=o.gems_left, seats=o.seats_in,
              each=format_decimal(float(o.treasure_each), format="0.0", locale=language()))
     return f"{bust}\n{left}"
+
+
+# --- the round log ---------------------------------------------------------------------
+
+
+def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]:
+    """The game card by card, as Board Game Arena's log: what each card gave,
+    who left with what, who busted on which hazard, the artifacts and their values.
+
+    Built from the game's moves with every undo and correction already
+    resolved (``Session.moves`` and ``Session.states``), so it follows both.
+    """
+    lines: list[str] = []
+    shown_round = 0
+    for move, state in zip(moves, states, strict=True):
+        if isinstance(move, Start):
+            continue
+        if state.round != shown_round:
+            shown_round = state.round
+            lines.append(_("Round {round}").format(round=state.round))
+        said = last_event(state)
+        if isinstance(move, Draw) and CATALOGUE[move.card].is_treasure:
+            # The split's sentence does not name its card; the others do.
+            said = _("{card}: {what}").format(card=card_name(move.card).capitalize(), what=said)
+        if said:
+            lines.append(said)
+        if isinstance(state.last, Bust) and state.last.losses:
+            lines.append(_("Busted: {seats}").format(seats=", ".join(
+                _("{name} (lost {n})").format(name=state.seats[seat].name, n=lost)
+                for seat, lost in state.last.losses
+            )))
+    return tuple(lines)
 
 
 # --- the in-game menu ----------------------------------------------------------------
