@@ -1,4 +1,4 @@
-"""The odds of the next card, each case worked out by hand from the cards left."""
+"""Table aids: the odds of the next card and the round log, each case worked out by hand."""
 
 from __future__ import annotations
 
