@@ -270,12 +270,10 @@ class State:
         >>> reveal(s, [0]).seats[0].score
         5
         """
-        worth: dict[str, int] = {}
-        for p in self.path:
-            c = p.kind
-            if c.is_artifact and p.taken_by is None and self.phase is Phase.CHOOSE:
-                worth[c.id] = self.rules.artifact_value(c.value, len(self.carried) + len(worth))
-        return worth
+        if self.phase is not Phase.CHOOSE:
+            return {}
+        # What carrying out would give, on a copy of the path.
+        return {a.card: a.value for a in _carry_out(self, list(self.path), 0)}
 
 
 def _in_game(state: State, rnd: int) -> set[str]:
@@ -322,9 +320,7 @@ def draw(state: State, card_id: str) -> State:
     found = card(card_id)
     if state.phase is Phase.ROUND_OVER:
         state = _next_round(state)
-    if found.id not in _in_game(state, state.round) or any(
-        p.card == found.id for p in state.path
-    ):
+    if found.id not in state.deck:
         why = _unplayable(state, found)
         raise CardNotInDeck(
             found.id, why, _UNPLAYABLE[why].format(card=found.id, order=found.order, state=state)
@@ -376,7 +372,7 @@ def why_unplayable(state: State, card_id: str) -> Unplayable | None:
         return Unplayable.NOT_NOW
     if state.phase is Phase.ROUND_OVER:
         state = _next_round(state)
-    if found.id in _in_game(state, state.round) and all(p.card != found.id for p in state.path):
+    if found.id in state.deck:
         return None
     return _unplayable(state, found)
 
@@ -441,7 +437,12 @@ def reveal(state: State, camp: Iterable[int]) -> State:
         path=tuple(path),
         carried=state.carried + tuple(a.card for a in carried),
         phase=Phase.DRAW,
-        pooled=(len(path) - 1, left) if state.rules.pooled and leavers and left else state.pooled,
+        # A pooled split leaves one remainder (or none) in place of all before it.
+        pooled=(
+            ((len(path) - 1, left) if left else None)
+            if state.rules.pooled and leavers
+            else state.pooled
+        ),
         last=Revealed(tuple(leavers), torch, share, left, tuple(banked), carried),
     )
     if not torch:
@@ -502,7 +503,7 @@ def _end_round(state: State) -> State:
         state,
         phase=Phase.GAME_OVER if state.round >= ROUNDS else Phase.ROUND_OVER,
         lost=state.lost + lost,
-        round_end=RoundEnd(state.round, lost, sum(p.left for p in state.path)),
+        round_end=RoundEnd(state.round, lost, state.left_on_path),
         history=(*state.history, tuple(s.banked for s in state.seats)),
         score_history=(*state.score_history, tuple(s.score for s in state.seats)),
     )
@@ -515,7 +516,7 @@ def _next_round(state: State) -> State:
         round=state.round + 1,
         phase=Phase.DRAW,
         seats=tuple(replace(s, status=Status.IN, hand=0) for s in state.seats),
-        returned=state.returned + sum(p.left for p in state.path),
+        returned=state.returned + state.left_on_path,
         path=(),
         last=None,
         round_end=None,

@@ -25,7 +25,7 @@ def wants_to_leave(state: State, seat: int, rng: random.Random) -> bool:
     """A seat's torch/camp choice: riskier with more hazards out and more in hand."""
     hand = state.seats[seat].hand
     hazards = len(state.hazards_on_path())
-    on_path = sum(p.left for p in state.path)
+    on_path = state.left_on_path
     chance = 0.05 + 0.12 * hazards + 0.012 * (hand + on_path)
     return rng.random() < min(chance, 0.95)
 

@@ -220,3 +220,12 @@ def test_artifact_worth_follows_the_order_carried_out() -> None:
     assert s.artifact_worth() == {"A2": 5}
     assert play(3, "diamant", "T1").state.artifact_worth() == {}
     assert play(3, "incan-gold-2020", "A1").state.artifact_worth() == {"A1": 5}
+
+
+def test_a_later_pooled_split_that_leaves_nothing_clears_the_shared_remainder() -> None:
+    # 5 seats: T11A gives 2 each, 1 left; two leave: 0 each from 1, 1 stays (pooled).
+    s = play(5, "incan-gold", "T11A", [0, 1]).state
+    assert s.pooled == (0, 1)
+    # T9 among the 3 still in: 3 each, 0 left; one leaves alone and takes the 1.
+    s = engine.reveal(engine.draw(s, "T9"), [2])
+    assert [p.left for p in s.path] == [0, 0] and s.pooled is None
