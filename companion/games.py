@@ -81,11 +81,13 @@ class Games:
         """
         table = Table.new(self.store, start, countdown=self.countdown, clock=self.clock)
         hidden = self.hidden_tents_default if hidden_tents is None else hidden_tents
-        self.store.set_option(table.game, HIDDEN_TENTS, "1" if hidden else "0")
-        try:  # the next set-up offers the same table; the game is stored already
+        # The game is stored already: what goes beside it must not undo that.
+        try:
+            self.store.set_option(table.game, HIDDEN_TENTS, "1" if hidden else "0")
+            # The next set-up offers the same table.
             self.store.set_setting(LAST_TABLE, json.dumps(list(start.seats), ensure_ascii=False))
         except Exception:
-            _log.exception("remembering the table")
+            _log.exception("remembering the game's options")
         self._use(table)
         return table
 

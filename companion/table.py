@@ -326,13 +326,6 @@ class Table:
         self._quiet += 1
         try:
             revealed = self._revealed = self._accept(Reveal(camp))
-            if not revealed and self.state.phase is Phase.CHOOSE:
-                # Not saved (a full disk): the same choices are tried again
-                # after the countdown, nobody has to press twice.
-                self.collector.open(
-                    self.state.due,
-                    {s: Choice.CAMP if s in camp else Choice.TORCH for s in self.state.due},
-                )
             held = self._held if revealed else None
             if held is not None:
                 self._held = None
@@ -398,7 +391,15 @@ class Table:
             self.store.append(self.game, event)
         except Exception as e:  # disk full, card pulled, ...: nothing was applied
             self._failed(Step.SAVE, e)
-            self._sync_collector()
+            if isinstance(event, Reveal):
+                # Not saved (a full disk): the same choices are tried again
+                # after the countdown, nobody has to press twice.
+                due = self.state.due
+                self.collector.open(
+                    due, {s: Choice.CAMP if s in event.camp else Choice.TORCH for s in due}
+                )
+            else:
+                self._sync_collector()
             return False
         self.session.apply(event)
         self._steps += 1

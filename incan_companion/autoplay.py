@@ -221,7 +221,7 @@ class Autoplay:
         stepper = self.device.camera.stepper
         assert stepper is not None
         if self._clearing:
-            stepper.step()
+            self.device.step_camera()
             if self._next not in stepper.tracker.present:
                 self._clearing = False
                 self._place(self._next)

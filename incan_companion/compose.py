@@ -208,7 +208,6 @@ def build(
         device.close()
         raise
     games.lights = device.seats.lights
-    games.camera = device.camera.status
     games.startup = tuple(startup)
     return device
 
@@ -290,6 +289,8 @@ def _build_camera(
         kind=source.name, source=source, virtual=virtual,
         status=CameraStatus.VIRTUAL if virtual is not None else CameraStatus.STARTING,
     )
+    # Said before the scanner thread can report "ok", never after it.
+    device.games.camera = camera.status
     inbox = device.inbox
     try:
         from vision.scanner import FrameStepper, Scanner
@@ -302,9 +303,8 @@ def _build_camera(
             scanner.start()  # starts the source too
             camera.scanner = scanner
         else:
-            camera.stepper = FrameStepper(
-                scanner, virtual.next_image if virtual is not None else None
-            )
+            assert virtual is not None  # a stepped camera is always the virtual table
+            camera.stepper = FrameStepper(scanner, virtual.next_image)
     except Exception as e:
         _log.exception("scanner")
         startup.append((Failed(Step.SCANNER, str(e)), "warning"))

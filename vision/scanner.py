@@ -170,25 +170,14 @@ class FrameStepper:
     the path the scanner thread takes.
     """
 
-    def __init__(
-        self, scanner: Scanner, render: Callable[[], npt.NDArray[np.uint8]] | None = None
-    ) -> None:
+    def __init__(self, scanner: Scanner, render: Callable[[], npt.NDArray[np.uint8]]) -> None:
         self.scanner = scanner
         self.render = render
-        self.frames = 0
 
     @property
     def tracker(self) -> Tracker:
         return self.scanner.tracker
 
     def step(self) -> list[CardPlaced]:
-        """Render (or take) one frame and run it through the scanner."""
-        if self.render is not None:
-            image = self.render()
-        else:
-            frame = self.scanner.source.latest()
-            if frame is None:
-                return []
-            image = frame.image
-        self.frames += 1
-        return [e for e in self.scanner.process(image) if isinstance(e, CardPlaced)]
+        """Render one frame and run it through the scanner."""
+        return [e for e in self.scanner.process(self.render()) if isinstance(e, CardPlaced)]
