@@ -161,3 +161,21 @@ def test_the_round_log_opens_from_the_menu(app: CompanionApp) -> None:
     ]
     assert shown.texture_size[1] > 40  # drawn, two lines
     tap(find_button(view, "Back to the game"))
+
+
+def test_keys_do_not_reach_the_table_under_a_popup(app: CompanionApp) -> None:
+    from kivy.core.window import Window
+
+    table = app.table
+    assert table is not None
+    path = table.state.path
+    tap(app.table_screen.ids.menu)
+    assert app.menu is not None
+    Window.dispatch("on_key_down", 8, 0, None, [])  # Backspace is undo, but not here
+    frames(1)
+    assert table.state.path == path
+    app.menu.dismiss(animation=False)
+    frames(1)
+    Window.dispatch("on_key_down", 8, 0, None, [])  # on the table it undoes
+    frames(1)
+    assert len(table.state.path) == len(path) - 1

@@ -29,6 +29,7 @@ from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
 from kivy.lang import Builder
+from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.engine import DEFAULT_SEATS, Bust, Phase, State
@@ -211,7 +212,7 @@ class CompanionApp(App):
             if text != placeholder:  # a name someone typed stays; "Player 3" is translated
                 box.text = text
         new.seat_count, new.rules, new.hidden_tents = kept
-        self._countdown_shown = ""
+        self.table_screen.holding = self._holding is not None  # a new screen, the same moment
         self.refresh()
         if was_on == "setup" or self.table is None:
             self.show_setup()
@@ -289,23 +290,33 @@ class CompanionApp(App):
             # player can still look back at the table after a round ended.
             self._phase = state.phase
             if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
-                self._holding = None
+                self._hold(None)
                 self.show_screen("table")
             elif isinstance(state.last, Bust):
                 # The bust is a moment: the pair stays on the table, lit, until
                 # tapped or for a few seconds, before the round's summary.
-                self._holding = (state.round, time.perf_counter())
-                self.table_screen.holding = True
+                hold = (state.round, time.perf_counter())
+                self._hold(hold)
                 self.show_screen("table")
-                Clock.schedule_once(lambda dt: self.end_bust_hold(), BUST_HOLD_S)
+                # This hold's timer only: an undo and a new bust start another.
+                Clock.schedule_once(lambda dt: self._end_hold(hold), BUST_HOLD_S)
             else:
-                self._holding = None
+                self._hold(None)
                 self.show_screen("round_end")  # round 5 too: then the final scores
+
+    def _hold(self, hold: tuple[int, float] | None) -> None:
+        """A bust's moment on show (the table takes a tap to end it), or none."""
+        self._holding = hold
+        self.table_screen.holding = hold is not None
+
+    def _end_hold(self, hold: tuple[int, float]) -> None:
+        if self._holding is hold:
+            self.end_bust_hold()
 
     def end_bust_hold(self) -> None:
         """The bust has been seen: on to the round's summary (a tap, or the timer)."""
-        holding, self._holding = self._holding, None
-        self.table_screen.holding = False
+        holding = self._holding
+        self._hold(None)
         table = self.table
         if holding is None or table is None:
             return
@@ -425,6 +436,7 @@ class CompanionApp(App):
         self._close_menu()
         session = table.session
         log = RoundLog(presenters.round_log(session.moves, session.states))
+        log.bind(on_dismiss=lambda *a: setattr(self, "round_log_view", None))
         log.open(animation=False)
         self.round_log_view = log
 
@@ -457,7 +469,7 @@ class CompanionApp(App):
         self._close_menu()
         self.games.leave(abandon=abandon)
         self._phase = None
-        self._holding = None
+        self._hold(None)
         self._cue_state = (None, None)
         self._offer_last_table()
         self.show_setup()
@@ -498,6 +510,8 @@ class CompanionApp(App):
 
         if self.on_screen("setup") and any(b.focus for b in self.setup_screen.name_inputs):
             return False  # typing a name: Backspace deletes a letter, digits are letters
+        if any(isinstance(w, ModalView) for w in Window.children):
+            return False  # a menu, a question or the picker is open: keys act on the table only
         name = Keyboard.keycode_to_string(Window._system_keyboard, key) if key else ""
         name = codepoint or name or ""
         if key == 8:  # backspace: undo
