@@ -14,7 +14,6 @@ environment already set): Kivy reads its options when first imported.
 from __future__ import annotations
 
 import logging
-import math
 import os
 import shutil
 import tempfile
@@ -533,7 +532,7 @@ class CompanionApp(App):
         if self.autoplay is None and self.controls.step_camera is not None:
             self.controls.step_camera()
         left = table.collector.countdown_left
-        shown = "" if left is None else str(math.ceil(left))
+        shown = presenters.countdown_text(left)
         if shown != self._countdown_shown:
             self._refresh()
 

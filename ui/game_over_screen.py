@@ -20,6 +20,7 @@ from ui.round_end_screen import (
     score_columns,
     text_size,
 )
+from ui.widgets import fits
 
 WINNER_SP = (28, 26, 24, 22, 20, MIN_SP)  # the winners' line: the largest that fits
 MIN_CHART = 130  # dp: the chart keeps at least this much width
@@ -61,13 +62,8 @@ class GameOverScreen(Screen):
         one = [s for s in WINNER_SP if text_size(self.winners, sp(s), True)[0] <= width - 2]
         self.winners_size = sp(one[0] if one else MIN_SP)
         if not one:
-            from kivy.core.text import Label as CoreLabel
-
             for s in WINNER_SP:
-                label = CoreLabel(text=self.winners, font_size=sp(s), bold=True,
-                                  text_size=(width, None), halign="center")
-                label.refresh()
-                if label.content_height <= 2 * text_size("Ag", sp(s), True)[1] + 1:
+                if fits(self.winners, width, sp(s), lines=2, bold=True, halign="center"):
                     self.winners_size = sp(s)
                     break
 

@@ -53,6 +53,7 @@ __all__ = [
     "TableView",
     "card_face",
     "chart_view",
+    "countdown_text",
     "game_over_view",
     "gem_pieces",
     "odds_text",
@@ -164,7 +165,6 @@ class SeatView:
     artifacts: str  # "5 + 10" or ""
     choice: str  # "chosen" | "choosing…" | ""
     chosen: bool
-    waiting: bool = False  # still has to choose torch or camp
 
 
 @dataclass(frozen=True)
@@ -244,6 +244,11 @@ def prompt(
     return _("Turn the next card.")
 
 
+def countdown_text(left: float | None) -> str:
+    """The countdown as the table sees it: whole seconds, "" when it does not run."""
+    return "" if left is None else str(math.ceil(left))
+
+
 def table_view(
     state: State,
     *,
@@ -303,7 +308,6 @@ def table_view(
                 artifacts=_artifacts([a.value for a in s.artifacts]),
                 choice=(_("chosen") if i in chosen else _("choosing…")) if is_due else "",
                 chosen=is_due and i in chosen,
-                waiting=is_due and i not in chosen,
             )
         )
     hazards = state.hazards_on_path()
@@ -352,7 +356,7 @@ def table_view(
         pieces=payout_pieces(state),
         hazards=hazard_line,
         remove=remove,
-        countdown=str(math.ceil(countdown)) if countdown is not None else "",
+        countdown=countdown_text(countdown),
         status=" · ".join(status_parts),
         status_level=notice_level if notice is not None else "info",
         path=tuple(path),
@@ -685,7 +689,7 @@ RULE_CHOICES: tuple[str, ...] = tuple(RULE_SETS)
 def setup_problem(names_given: Sequence[str]) -> str:
     """Why these seat names cannot start a game, or "" if they can."""
     cleaned = [n.strip() for n in names_given]
-    if not 3 <= len(cleaned) <= 8:
+    if not MIN_SEATS <= len(cleaned) <= MAX_SEATS:
         return _("A game has {least} to {most} seats.").format(least=MIN_SEATS, most=MAX_SEATS)
     for i, n in enumerate(cleaned):
         if not n:

@@ -152,7 +152,7 @@ class SoundBoard:
             _log.warning("Sound cue %s is off: %s", cue.value, why)
 
 
-class SilentBoard:
+class SilentBoard(SoundBoard):
     """A sound board that plays nothing: it records the cues it is asked for.
 
     ``asked`` is every cue asked for, in order; ``played`` those a real board
@@ -160,26 +160,9 @@ class SilentBoard:
     """
 
     def __init__(self, *, volume: float = 1.0, muted: bool = False) -> None:
-        self._volume = clamp_volume(volume)
-        self._muted = bool(muted)
+        super().__init__(volume=volume, muted=muted)
         self.asked: list[Cue] = []
         self.played: list[Cue] = []
-
-    @property
-    def volume(self) -> float:
-        return self._volume
-
-    @volume.setter
-    def volume(self, value: float) -> None:
-        self._volume = clamp_volume(value)
-
-    @property
-    def muted(self) -> bool:
-        return self._muted
-
-    @muted.setter
-    def muted(self, value: bool) -> None:
-        self._muted = bool(value)
 
     def play(self, cue: Cue) -> None:
         self.asked.append(cue)

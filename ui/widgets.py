@@ -162,17 +162,14 @@ class FlowLabel(Label):
 
 
 class CardFaceWidget(ButtonBehavior, BoxLayout):
-    """One quest card drawn with Kivy: coloured face, big title, what it is above."""
+    """One card of the picker drawn with Kivy: coloured face, big title, what it is above."""
 
     card = StringProperty("")
     title = StringProperty("")
     subtitle = StringProperty("")
-    left = StringProperty("")
-    note = StringProperty("")
     bg = ColorProperty((0.5, 0.5, 0.5, 1))
     fg = ColorProperty((1, 1, 1, 1))
     faded = BooleanProperty(False)
-    index = NumericProperty(-1)
     title_size = NumericProperty(sp(22))
 
     def show_face(self, face: CardFace) -> None:
@@ -181,13 +178,6 @@ class CardFaceWidget(ButtonBehavior, BoxLayout):
         self.subtitle = face.subtitle
         self.bg = face.background
         self.fg = face.text
-
-    def show(self, view: PathCardView) -> None:
-        self.show_face(view.face)
-        self.index = view.pos
-        self.left = view.left
-        self.note = view.note
-        self.faded = view.faded
 
     def on_title(self, *args: Any) -> None:
         self._fit_title()
@@ -349,24 +339,20 @@ class SeatRow(BoxLayout):
 
     name = StringProperty("")
     colour = ColorProperty((1, 1, 1, 1))
-    status = StringProperty("")
     status_key = StringProperty("in")
     hand = StringProperty("")
     banked = StringProperty("")
     artifacts = StringProperty("")
     choice = StringProperty("")
     chosen = BooleanProperty(False)
-    waiting = BooleanProperty(False)
     with_artifacts = BooleanProperty(True)
     columns = ListProperty([dp(8), dp(120), dp(28), dp(40), dp(40), dp(40), dp(40)])
     name_size = NumericProperty(sp(20))
     number_size = NumericProperty(sp(22))
 
     def show(self, v: SeatView) -> None:
-        self.waiting = v.waiting
         self.name = v.name
         self.colour = v.colour
-        self.status = v.status
         self.status_key = v.status_key
         self.hand = v.hand
         self.banked = v.banked
@@ -447,18 +433,29 @@ class Chart(Widget):
             self._label(str(r), left + w * r / rounds, bottom - dp(12))
 
 
-def fits(text: str, width: float, font_size: float, *, lines: int = 1, bold: bool = False) -> bool:
+def fits(text: str, width: float, font_size: float, *, lines: int = 1, bold: bool = False,
+         halign: str = "left") -> bool:
     """Whether ``text`` wraps into at most ``lines`` lines of ``width`` at ``font_size``.
 
     Measured by Kivy's own text provider with the registered font, so it
     holds for every language (Japanese breaks between any two characters).
+    Remembered: a screen asks again with the same words on every refresh.
     """
-    from kivy.core.text import Label as CoreLabel
+    from ui.fonts import registered
 
     if not text or width <= 0:
         return True
-    label = CoreLabel(text=text, font_size=font_size, bold=bold, text_size=(width, None))
+    font = registered()
+    return _fits(text, float(width), float(font_size), lines, bold, halign,
+                 str(font.regular) if font else "")
+
+
+@lru_cache(maxsize=1024)
+def _fits(text: str, width: float, font_size: float, lines: int, bold: bool, halign: str,
+          font: str) -> bool:
+    from kivy.core.text import Label as CoreLabel
+
+    label = CoreLabel(text=text, font_size=font_size, bold=bold, text_size=(width, None),
+                      halign=halign)
     label.refresh()
-    line_height = CoreLabel(text="Ag", font_size=font_size, bold=bold)
-    line_height.refresh()
-    return bool(label.content_height <= line_height.content_height * lines + 1)
+    return bool(label.content_height <= _extent("Ag", font_size, bold, font)[1] * lines + 1)
