@@ -173,6 +173,8 @@ def _sqlite_errors(method: Callable[P, R]) -> Callable[P, R]:
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             return method(*args, **kwargs)
+        except (sqlite3.ProgrammingError, sqlite3.InterfaceError):
+            raise  # our own mistake (a closed store): a bug with its trace, not a disk
         except sqlite3.Error as e:
             store = args[0]
             assert isinstance(store, Store)
@@ -318,10 +320,21 @@ def _holder(fd: int) -> str:
         said = os.pread(fd, 4096, 0).decode("utf-8", "replace").split("\n")
     except OSError:
         said = []
-    if said and said[0].strip().isdigit():
+    if said and said[0].strip().isdigit() and _alive(int(said[0])):
         command = f" ({_printable(said[1], 200)})" if len(said) > 1 and said[1].strip() else ""
         return f"process {said[0].strip()}{command}"
     return "another process"
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a lock file another user wrote may name a dead one)."""
+    try:
+        os.kill(pid, 0)
+    except (ProcessLookupError, OverflowError):
+        return False
+    except PermissionError:
+        return True  # it runs, as someone else
+    return True
 
 
 def _unlock(key: tuple[int, int]) -> None:
@@ -348,7 +361,7 @@ def _prepare(data: Path) -> tuple[int, int]:
     return _lock(data)
 
 
-def _check_writable(path: Path, fresh: bool) -> None:
+def _check_writable(path: Path) -> None:
     """Refuse a read-only disk or folder, or a file we may not write, before
     SQLite meets them half-way through opening."""
     folder = path.parent
@@ -399,7 +412,7 @@ class Store:
         if fresh and self.readonly:
             raise StoreError(f"{self.path}: no such data file")
         if not self.readonly:
-            _check_writable(self.path, fresh)
+            _check_writable(self.path)
             return self._connect(str(self.path), fresh=fresh)
         uri = f"{self.path.resolve().as_uri()}?mode=ro"
         try:

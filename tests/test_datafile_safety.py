@@ -853,3 +853,17 @@ def test_each_error_is_sorted_by_its_cause(tmp_path: Path) -> None:
                         errno.ENOTDIR: NoAccess}  # fmt: skip
     assert str(_os_problem(good, OSError(errno.EROFS, "x"), "cannot open")).endswith(
         "cannot write: the disk holding it is read-only")
+
+
+def test_a_closed_store_used_again_is_a_bug_not_a_disk(tmp_path: Path) -> None:
+    import sqlite3
+
+    from companion.events import Draw, Start
+    from incan_companion.store import Store, StoreError
+
+    store = Store(tmp_path / "games.sqlite")
+    game = store.new_game(Start(("Ana", "Bo", "Cy")))
+    store.close()
+    with pytest.raises(sqlite3.ProgrammingError) as caught:
+        store.append(game, Draw("T1"))
+    assert not isinstance(caught.value, StoreError)  # the trace is kept, no restart loop
