@@ -316,6 +316,8 @@ def render(work: Path) -> dict[str, Any]:
     from kivy.uix.button import Button
     from kivy.uix.label import Label
     from test_screens import _overflow
+    from ui_helpers import find_button
+    from ui_helpers import tap as finger
 
     from companion.games import Games
     from companion.memory import MemoryStore
@@ -380,11 +382,9 @@ def render(work: Path) -> dict[str, Any]:
             shots.append(str(path))
 
     def tap(label: str, text: str) -> None:
+        # A real touch through the window: a covered or disabled button fails.
         assert app.sm is not None
-        button = next(w for w in app.sm.current_screen.walk()
-                      if isinstance(w, Button) and w.text == text)
-        button.trigger_action(0)
-        frames(2)
+        finger(find_button(app.sm.current_screen, text))
         taps[label] = app.sm.current
 
     for code in LANGUAGES:

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import play
+from helpers import paced, play
 
 import ui.cues
 from companion.engine import Phase
@@ -56,7 +56,7 @@ def kivy_env(home: Path) -> dict[str, str]:
 def run_kivy(code: str, home: Path) -> dict[str, object]:
     """Run ``code`` in a fresh interpreter with the dummy audio driver; its last line is JSON."""
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, env=kivy_env(home), timeout=120, check=False)
+                          cwd=ROOT, env=kivy_env(home), timeout=paced(120), check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     result: dict[str, object] = json.loads(done.stdout.strip().splitlines()[-1])
     return result
@@ -96,7 +96,7 @@ def test_the_sounds_folder_holds_the_cues_and_says_how_they_are_made() -> None:
 
 def test_the_script_reproduces_the_committed_files_byte_for_byte(tmp_path: Path) -> None:
     done = subprocess.run([sys.executable, str(SCRIPT), "--out", str(tmp_path / "made")],
-                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
+                          capture_output=True, text=True, cwd=ROOT, timeout=paced(120), check=False)
     assert done.returncode == 0, done.stderr
     made = tmp_path / "made"
     assert sorted(p.name for p in made.iterdir()) == sorted(f"{c.value}.wav" for c in Cue)
@@ -401,7 +401,7 @@ def test_mute_and_volume_zero_load_nothing_and_a_bad_file_is_skipped(tmp_path: P
     home = tmp_path / "kivy"
     done = subprocess.run([sys.executable, "-c", code, str(tmp_path / "sounds")],
                           capture_output=True, text=True, cwd=ROOT, env=kivy_env(home),
-                          timeout=120, check=False)
+                          timeout=paced(120), check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     out = json.loads(done.stdout.strip().splitlines()[-1])
     assert out["muted"] == []
