@@ -19,10 +19,14 @@ from __future__ import annotations
 import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from companion.cards import ARTIFACTS, CATALOGUE, HAZARDS, ROUNDS, TREASURES, Card, card
 from companion.rules import DEFAULT_RULES, RuleSet, rule_set
+
+TYPE_CHECKING = False  # mypy reads it as true; importing typing costs 3 ms
+
+if TYPE_CHECKING:
+    from typing import Any
 
 MIN_SEATS = 3
 MAX_SEATS = 8

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
 
 from companion.cards import UnknownCard, card
 from companion.rules import DEFAULT_RULES, RULE_SETS
+
+TYPE_CHECKING = False  # mypy reads it as true; importing typing costs 3 ms
+
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class BadEvent(ValueError):

@@ -3,7 +3,9 @@
 Every subcommand is registered here, by name, from a module that imports
 only the standard library at module level; each command imports its heavy
 libraries (Kivy, OpenCV, gpiozero, reportlab) only when it runs, so
-``--help`` and ``replay --json`` start fast.
+``--help`` and ``replay --json`` start fast. A run that names its command
+imports and builds only that command's module: ``replay --json`` never pays
+for the app's or the camera's parsers.
 
 The language is chosen here, once, for the commands that print words
 (``set_defaults(words=True)``, or a function of the arguments that says
@@ -15,11 +17,11 @@ Exit codes: 0 success, 2 bad input (one line on stderr), 1 anything else.
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
-from incan_companion.commands import app, buttons, game, vision
 from incan_companion.errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, BadInput
 
 __all__ = ["BadInput", "build_parser", "main"]
@@ -36,17 +38,29 @@ class _Parser(argparse.ArgumentParser):
         raise BadInput(f"{command}: {message}" if command else message)
 
 
-def build_parser() -> argparse.ArgumentParser:
+#: Each command, by the module under ``incan_companion.commands`` that
+#: registers it, in the order ``--help`` lists the modules.
+COMMANDS: dict[str, str] = {
+    "replay": "game",
+    "export": "game",
+    "run": "app",
+    "demo": "app",
+    "scan": "vision",
+    "stickers": "vision",
+    "buttons": "buttons",
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser for every command, or, when ``command`` is one of ours, for it alone."""
     parser = _Parser(
         prog="incan-companion",
         description="Table companion for Incan Gold / Diamant.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
-    # In the order --help lists them.
-    game.register(sub)
-    app.register(sub)
-    vision.register(sub)
-    buttons.register(sub)
+    wanted = [COMMANDS[command]] if command in COMMANDS else list(dict.fromkeys(COMMANDS.values()))
+    for name in wanted:
+        importlib.import_module(f"incan_companion.commands.{name}").register(sub)
     return parser
 
 
@@ -69,10 +83,9 @@ def _use_configured_language() -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        parser = build_parser()
         if not argv or (argv[0].startswith("-") and argv[0] not in ("-h", "--help")):
             argv.insert(0, "run")  # the app is the default: `incan-companion --fullscreen`
-        args = parser.parse_args(argv)
+        args = build_parser(argv[0]).parse_args(argv)
         if getattr(args, "func", None) is None:
             raise BadInput(f"unknown command {argv[0]!r}; see incan-companion --help")
         words = getattr(args, "words", False)
@@ -100,7 +113,9 @@ def main(argv: Sequence[str] | None = None) -> int:
 def _one_line(message: str) -> str:
     """An error as one line a terminal shows as it is: control characters and
     line breaks escaped, at most MAX_ERROR_CHARS characters of it."""
-    shown = game.printable(message)
+    from incan_companion.commands.game import printable
+
+    shown = printable(message)
     if len(shown) <= MAX_ERROR_CHARS:
         return shown
     return f"{shown[:MAX_ERROR_CHARS]}… ({len(shown) - MAX_ERROR_CHARS} more characters)"

@@ -72,3 +72,8 @@ fi
 if [ -x scripts/build-translations.sh ]; then
     scripts/build-translations.sh
 fi
+
+# Bytecode for our own packages, as pip writes it on the device's install:
+# an editable install leaves it to the first run, which never comes where
+# PYTHONDONTWRITEBYTECODE is set, and every command would compile its modules.
+.venv/bin/python -m compileall -q companion hardware incan_companion ui vision >/dev/null

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -175,3 +177,17 @@ def test_importing_the_engine_loads_no_adapter_library() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=paced(60)
     )
     assert done.stdout.strip() == "[]", done.stderr
+
+
+def test_every_command_is_listed_by_the_module_that_registers_it() -> None:
+    def commands(parser: argparse.ArgumentParser) -> set[str]:
+        # The parser's own refusal lists the commands it knows.
+        with pytest.raises(cli.BadInput) as refused:
+            parser.parse_args(["no-such-command"])
+        return set(re.findall(r"'([a-z-]+)'", str(refused.value).split("choose from", 1)[1]))
+
+    assert commands(cli.build_parser()) == set(cli.COMMANDS)
+    for name, module in cli.COMMANDS.items():
+        assert commands(cli.build_parser(name)) == {
+            n for n, m in cli.COMMANDS.items() if m == module
+        }
