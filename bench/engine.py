@@ -17,7 +17,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from companion.events import to_line
+from companion.cards import ALL_IDS
+from companion.engine import Phase, RuleError
+from companion.events import Correct, to_line
 from companion.session import Session
 from companion.simulate import random_events
 
@@ -52,6 +54,46 @@ def time_commands(commands: list[list[str]], repeat: int = 20) -> list[float]:
     return [statistics.median(took) for took in times]
 
 
+def fullest_round(seeds: range) -> Session:
+    """The session, among random games, whose round on show has the longest path."""
+    best: Session | None = None
+    for seed in seeds:
+        for _event, session in random_events(random.Random(seed), seats=3):
+            state = session.state
+            if state.phase is Phase.CHOOSE and (best is None or len(state.path) > len(best.state.path)):
+                best = Session.replay(session.log)
+    assert best is not None
+    return best
+
+
+def time_picker(session: Session, repeat: int = 30) -> tuple[float, float]:
+    """The median time to list every path card's corrections, by the picker and by
+    trying each of the 35 cards as a correction (what the picker did before)."""
+    path = range(len(session.state.path))
+
+    def one_by_one(pos: int) -> tuple[str, ...]:
+        found = []
+        for cid in ALL_IDS:
+            try:
+                session.preview(Correct(pos, cid))
+            except RuleError:
+                continue
+            found.append(cid)
+        return tuple(found)
+
+    picker, tried = [], []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for pos in path:
+            session.correction_options(pos)
+        picker.append((time.perf_counter() - t) / len(path))
+        t = time.perf_counter()
+        for pos in path:
+            one_by_one(pos)
+        tried.append((time.perf_counter() - t) / len(path))
+    return statistics.median(picker), statistics.median(tried)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=10_000)
@@ -72,6 +114,14 @@ def main() -> None:
     print(
         f"{opts.games} random games played and replayed ({events} events): {took:.1f} s"
         f" ({took / opts.games * 1000:.2f} ms a game)"
+    )
+
+    fullest = fullest_round(range(300))
+    picker, tried = time_picker(fullest)
+    print(
+        f"correction picker on the fullest path ({len(fullest.state.path)} cards), per card"
+        f" opened: {picker * 1000:.2f} ms (trying each of the 35 cards: {tried * 1000:.2f} ms,"
+        f" {picker / tried:.2f}x)"
     )
 
     with tempfile.TemporaryDirectory() as folder:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from companion import engine
-from companion.cards import ALL_IDS
+from companion.cards import ALL_IDS, CATALOGUE
 from companion.engine import RuleError, State
 from companion.events import BadEvent, Correct, Draw, Event, Move, Reveal, Start, Undo
 
@@ -194,19 +194,38 @@ class Session:
         return moves, tuple(states)
 
     def correction_options(self, pos: int) -> tuple[str, ...]:
-        """Every card the path card at ``pos`` could be corrected to (itself excluded)."""
+        """Every card the path card at ``pos`` could be corrected to (itself excluded).
+
+        Whether the rest of the round still holds never depends on a card's
+        gems or an artifact's value, only on whether it is a hazard and of
+        which type: so the round is replayed once for each such kind (at most
+        six times, not once for each of the 35 cards), and each card of the
+        kind is then decided by what depends on its id alone: being in the
+        deck at that point and not coming again later in the round.
+        """
         frame = self._frames[-1]
         draws = self._round_draws(frame)
         if not 0 <= pos < len(draws):
             return ()
-        current = frame.moves[draws[pos]]
+        at = draws[pos]
+        before = frame.states[at - 1]
+        current = frame.moves[at]
+        assert isinstance(current, Draw)
+        later = {m.card for m in frame.moves[at + 1 :] if isinstance(m, Draw)}
+        holds: dict[str | None, bool] = {}
         options = []
         for cid in ALL_IDS:
-            if isinstance(current, Draw) and cid == current.card:
+            if cid == current.card or cid in later:
                 continue
-            try:
-                self._corrected(frame, pos, cid)
-            except RuleError:
+            if engine.why_unplayable(before, cid) is not None:
                 continue
-            options.append(cid)
+            kind = CATALOGUE[cid].hazard
+            if kind not in holds:
+                try:
+                    self._corrected(frame, pos, cid)
+                    holds[kind] = True
+                except RuleError:
+                    holds[kind] = False
+            if holds[kind]:
+                options.append(cid)
         return tuple(options)

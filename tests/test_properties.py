@@ -15,8 +15,8 @@ from hypothesis import strategies as st
 
 from companion import engine
 from companion.cards import CATALOGUE
-from companion.engine import Phase, State
-from companion.events import Draw, Reveal, Start
+from companion.engine import Phase, RuleError, State
+from companion.events import Correct, Draw, Reveal, Start
 from companion.rules import RULE_SETS
 from companion.session import Session
 from companion.simulate import random_events
@@ -138,3 +138,28 @@ def test_store_then_export_then_replay_round_trips(
     assert replay_log(exported).state == _session.state
     with Store(data, readonly=True) as store:
         assert store.session(store.latest()).state == _session.state
+
+
+def test_the_correction_picker_lists_exactly_what_a_correction_accepts() -> None:
+    # The picker replays once per kind of card; a correction replays for its
+    # one card. Over random games, at every path card, both must agree.
+    rng = random.Random(11)
+    checked = 0
+    for seed in range(max(GAMES // 40, 20)):
+        for _event, session in random_events(random.Random(seed), mistakes=0.02):
+            if session.state.phase is not Phase.CHOOSE or rng.random() > 0.3:
+                continue
+            for pos in range(len(session.state.path)):
+                accepted = []
+                for cid in CATALOGUE:
+                    try:
+                        session.preview(Correct(pos, cid))
+                    except RuleError:
+                        continue
+                    accepted.append(cid)
+                current = session.state.path[pos].card
+                assert session.correction_options(pos) == tuple(
+                    c for c in accepted if c != current
+                ), (seed, pos)
+                checked += 1
+    assert checked > 500
