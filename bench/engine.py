@@ -59,8 +59,10 @@ def fullest_round(seeds: range) -> Session:
     best: Session | None = None
     for seed in seeds:
         for _event, session in random_events(random.Random(seed), seats=3):
-            state = session.state
-            if state.phase is Phase.CHOOSE and (best is None or len(state.path) > len(best.state.path)):
+            path = session.state.path
+            if session.state.phase is Phase.CHOOSE and (
+                best is None or len(path) > len(best.state.path)
+            ):
                 best = Session.replay(session.log)
     assert best is not None
     return best

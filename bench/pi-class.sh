@@ -29,4 +29,5 @@ fi
 trap 'rmdir "$dir" 2>/dev/null || true' EXIT
 echo "pi-class: 1 ms of every $slowdown ms of one core" >&2
 # The child joins the group, then becomes the command; this shell stays outside to clean up.
+# shellcheck disable=SC2016 # $$, $0 and $@ are the child's own
 taskset -c 0 bash -c 'echo $$ >"$0/cgroup.procs" 2>/dev/null || echo $$ >"$0/tasks"; exec "$@"' "$dir" "$@"
