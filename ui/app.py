@@ -120,7 +120,8 @@ class CompanionApp(App):
         self.picker: Any = None
         self._phase: Phase | None = None
         self._countdown_shown = ""
-        self._refresh = Clock.create_trigger(self.refresh, 0)
+        # -1: in the frame that asked for it, not the next one (a whole frame sooner)
+        self._refresh = Clock.create_trigger(self.refresh, -1)
         self.first_frame_at: float | None = None
         self.refreshes = 0
         self.on_refresh: list[Callable[[CompanionApp], None]] = []

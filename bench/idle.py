@@ -1,0 +1,144 @@
+"""Idle CPU on the table screen with a card lying still, against an empty Kivy app.
+
+    python bench/idle.py [--seconds 20] [--clock both|default|interrupt]
+
+Each case runs in its own process on an offscreen 800x480 window capped at
+30 fps, as on the device, and reports the CPU time of all its threads over
+``--seconds`` of wall time after a warm-up, as a percentage of one core:
+
+  empty Kivy app   the baseline: a window with nothing on it;
+  table, no camera our app on the table screen of a game, cards tapped in;
+  table, card      the same with the camera on: a 30 fps feed of a card lying
+                   still (pre-rendered frames with fresh sensor noise each) into
+                   the real threaded scanner.
+
+Kivy reads KIVY_CLOCK when it is imported, hence a process per case and clock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+FPS = 30.0
+CASES = ("empty Kivy app", "table, no camera", "table, card")
+
+
+def child(case: str, seconds: float, warmup: float) -> float:
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+    from ui.kivy_setup import configure
+
+    configure(quiet=True)
+
+    from kivy.app import App
+    from kivy.base import EventLoop
+    from kivy.uix.widget import Widget
+
+    stop: list[Any] = []
+    if case == "empty Kivy app":
+
+        class Empty(App):
+            def build(self) -> Widget:
+                return Widget()
+
+        app: Any = Empty()
+    else:
+        from companion.events import Start
+        from incan_companion.compose import build
+        from incan_companion.config import Config
+        from ui.app import CompanionApp, post
+
+        data = Path(tempfile.mkdtemp(prefix="idle-")) / "games.sqlite"
+        device = build(Config(data_file=data), post=post, seat_input="keyboard",
+                       camera="none", data_file=data)
+        table = device.games.new_game(Start(("Ana", "Bo", "Cy", "Dee"), "incan-gold"))
+        if case == "table, card":
+            from vision.scanner import Scanner
+            from vision.sources import FrameSource, VirtualTable
+
+            virtual = VirtualTable(seed=3, fps=None)
+            virtual.place("T9")
+            images = [virtual.next_image() for _ in range(VirtualTable.SLIDE_FRAMES + 40)]
+            images = images[VirtualTable.SLIDE_FRAMES + 4:]  # the card at rest, hand gone
+
+            class Resting(FrameSource):
+                name = "resting"
+
+                def __init__(self) -> None:
+                    super().__init__(fps=FPS)
+                    self.index = 0
+
+                def _read(self) -> Any:
+                    self.index += 1
+                    return images[self.index % len(images)]
+
+            source = Resting()
+            scanner = Scanner(source, device.inbox.card, device.inbox.notice,
+                              device.inbox.camera)
+            scanner.start()
+            source.start()
+            stop += [scanner.stop]
+        else:
+            table.enter_card("T9")
+        app = CompanionApp(device.games, device.controls())
+        stop += [device.close]
+    app._run_prepare()  # Kivy's: the window, without running the loop
+    until = time.monotonic() + warmup
+    while time.monotonic() < until:
+        EventLoop.idle()
+    wall, cpu = time.monotonic(), time.process_time()
+    until = wall + seconds
+    while time.monotonic() < until:
+        EventLoop.idle()
+    used = (time.process_time() - cpu) / (time.monotonic() - wall)
+    if case == "table, card":
+        assert [p.card for p in table.state.path] == ["T9"], "the resting card was not read"
+    app.stop()
+    for fn in stop:
+        fn()
+    return 100.0 * used
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--clock", choices=("both", "default", "interrupt"), default="both")
+    parser.add_argument("--child", choices=CASES, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        print(f"{child(args.child, args.seconds, args.warmup):.3f}")
+        return 0
+    clocks = ("default", "interrupt") if args.clock == "both" else (args.clock,)
+    print(f"idle CPU, % of one core over {args.seconds:.0f} s, 800x480 offscreen at 30 fps")
+    for clock in clocks:
+        results: dict[str, float] = {}
+        for case in CASES:
+            done = subprocess.run(
+                [sys.executable, __file__, "--child", case, "--seconds", str(args.seconds),
+                 "--warmup", str(args.warmup)],
+                capture_output=True, text=True, env={**os.environ, "KIVY_CLOCK": clock},
+                check=False,
+            )
+            if done.returncode != 0:
+                print(done.stderr[-2000:], file=sys.stderr)
+                return 1
+            results[case] = float(done.stdout.strip().splitlines()[-1])
+        base = results[CASES[0]]
+        print(f"KIVY_CLOCK={clock}")
+        for case in CASES:
+            print(f"  {case:<17} {results[case]:5.2f} %  {results[case] / base:4.1f}x empty")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,253 @@
+"""Card at rest → payout on screen, stage by stage, with a 30 fps camera.
+
+    python bench/latency.py [--cards 15] [--runs 2] [--clock both|default|interrupt]
+
+Frames are pre-rendered by the virtual table (each card slides in over four
+frames with motion blur, held by a hand that withdraws, then lies still with
+fresh sensor noise in every frame; an empty spot between cards) and played
+at 30 fps by a frame source on its own thread, so rendering costs nothing
+while timing. Everything after the camera is the app's own: the threaded
+scanner (decoder and tracker), the inbox posting to Kivy's clock, the SQLite
+store appending with fsync, the table and engine, the app's refresh and the
+table screen drawn on an offscreen window capped at 30 fps as on the device.
+
+Each card's stages, from the capture of its first frame at rest:
+  confirmed  the scanner hands the card over (the tracker has seen it rest);
+  on UI      the posted call starts on Kivy's thread;
+  stored     the store's append (with fsync) has returned;
+  engine     the table has taken the card (rules, listeners);
+  refreshed  the app's refresh has shown the new path card;
+  drawn      the window has flipped the frame that shows it: the payout on screen.
+
+Kivy reads KIVY_CLOCK when it is imported, so each clock runs in its own
+process; ``--runs`` processes per clock are pooled. The baseline in the same
+run is the camera's own frame interval (33.3 ms): the ratio says how many
+frame times the payout takes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+FPS = 30.0
+TREASURES = ("T1", "T2", "T3", "T4", "T5A", "T5B", "T7A", "T7B", "T9", "T11A", "T11B",
+             "T13", "T14", "T15", "T17")  # fmt: skip
+EMPTY_FRAMES, REST_FRAMES = 10, 16
+STAGES = ("confirmed", "on UI", "stored", "engine", "refreshed", "drawn")
+
+
+def child(cards: int, seed: int) -> dict[str, Any]:
+    """One run in this process: the samples of each stage, in ms from rest."""
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+    from ui.kivy_setup import configure
+
+    configure(quiet=True)  # 30 fps, as on the device
+
+    import numpy as np
+    from kivy.base import EventLoop
+    from kivy.clock import Clock
+
+    from companion.choices import Choice
+    from companion.events import Start
+    from incan_companion.compose import build
+    from incan_companion.config import Config
+    from ui.app import CompanionApp
+    from vision.scanner import Scanner
+    from vision.sources import FrameSource, VirtualTable
+
+    # --- the frames, rendered before anything is timed ---------------------------
+    virtual = VirtualTable(seed=seed, fps=None)
+    images: list[np.ndarray] = []
+    rests: dict[str, int] = {}  # card → index of its first frame at rest
+    for card in TREASURES[:cards]:
+        virtual.place(None)
+        images += [virtual.next_image() for _ in range(EMPTY_FRAMES)]
+        virtual.place(card)
+        first = len(images)
+        images += [virtual.next_image() for _ in range(VirtualTable.SLIDE_FRAMES + REST_FRAMES)]
+        assert virtual.rest_index is not None
+        rests[card] = first + VirtualTable.SLIDE_FRAMES
+    virtual.place(None)
+    images += [virtual.next_image() for _ in range(EMPTY_FRAMES)]
+
+    class Played(FrameSource):
+        """The rendered frames at 30 fps, each capture time kept by its index."""
+
+        name = "played"
+
+        def __init__(self) -> None:
+            super().__init__(fps=FPS)
+            self.index = 0
+            self.captured: dict[int, float] = {}
+
+        def _read(self) -> Any:
+            if self.index >= len(images):
+                self._ended = True
+                return None
+            image = images[self.index]
+            self.captured[self.index] = time.perf_counter()
+            self.index += 1
+            return image
+
+    # --- the device, with a clock on each stage -----------------------------------
+    marks: dict[str, dict[str, float]] = {card: {} for card in rests}
+    current: list[str] = []  # the card on its way (set when the scanner hands it over)
+
+    def mark(stage: str) -> None:
+        if current and stage not in marks[current[-1]]:
+            marks[current[-1]][stage] = time.perf_counter()
+
+    def post(fn: Any) -> None:
+        def run(dt: float) -> None:
+            mark("on UI")
+            fn()
+            mark("engine")
+
+        Clock.schedule_once(run, 0)
+
+    folder = tempfile.mkdtemp(prefix="latency-")
+    data = Path(folder) / "games.sqlite"
+    device = build(Config(data_file=data, countdown=0.0), post=post, seat_input="keyboard",
+                   camera="none", data_file=data)
+    store_append = device.store.append
+
+    def append(game: int, event: Any) -> None:
+        store_append(game, event)
+        mark("stored")
+
+    device.store.append = append  # type: ignore[method-assign]
+    table = device.games.new_game(Start(("Ana", "Bo", "Cy", "Dee"), "incan-gold"))
+    source = Played()
+
+    def on_card(card: str) -> None:
+        current.append(card)
+        mark("confirmed")
+        device.inbox.card(card)
+
+    scanner = Scanner(source, on_card, device.inbox.notice, device.inbox.camera)
+    app = CompanionApp(device.games, device.controls())
+    app._run_prepare()  # Kivy's: the window and screens, without running the loop
+    shown = [0]
+
+    def refreshed(app: CompanionApp) -> None:
+        if len(table.state.path) > shown[0]:
+            shown[0] = len(table.state.path)
+            mark("refreshed")
+
+    def flipped(*args: Any) -> None:
+        if current and "refreshed" in marks[current[-1]] and "drawn" not in marks[current[-1]]:
+            mark("drawn")
+            # Everyone goes on at once: the table is ready for the next card.
+            for seat in sorted(table.collector.due):
+                table.press(seat, Choice.TORCH)
+
+    app.on_refresh.append(refreshed)
+    EventLoop.window.bind(on_flip=flipped)
+    for _ in range(10):
+        EventLoop.idle()
+    scanner.start()
+    source.start()
+    decode_ms: list[float] = []
+    decoder = scanner.decoder
+    decode = decoder.decode
+
+    def timed_decode(image: Any) -> Any:
+        t = time.perf_counter()
+        try:
+            return decode(image)
+        finally:
+            decode_ms.append((time.perf_counter() - t) * 1000)
+
+    decoder.decode = timed_decode  # type: ignore[method-assign]
+    deadline = time.monotonic() + len(images) / FPS + 10
+    while not source.ended and time.monotonic() < deadline:
+        EventLoop.idle()
+    for _ in range(10):
+        EventLoop.idle()
+    scanner.stop()
+    app.stop()
+    device.close()
+
+    samples: dict[str, list[float]] = {stage: [] for stage in STAGES}
+    missed = 0
+    for card, index in rests.items():
+        got = marks[card]
+        if "drawn" not in got or index not in source.captured:
+            missed += 1
+            continue
+        t0 = source.captured[index]
+        for stage in STAGES:
+            samples[stage].append((got[stage] - t0) * 1000)
+    return {"samples": samples, "missed": missed, "decode_ms": decode_ms,
+            "path": [p.card for p in table.state.path]}
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--cards", type=int, default=15, help="cards per run (at most 15)")
+    parser.add_argument("--runs", type=int, default=2, help="processes per clock")
+    parser.add_argument("--clock", choices=("both", "default", "interrupt"), default="both")
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if args.child:
+        print(json.dumps(child(min(args.cards, len(TREASURES)), args.seed)))
+        return 0
+
+    clocks = ("default", "interrupt") if args.clock == "both" else (args.clock,)
+    frame_ms = 1000 / FPS
+    print(f"card at rest → payout on screen: {args.cards} cards × {args.runs} runs per clock, "
+          f"camera at {FPS:.0f} fps (one frame: {frame_ms:.1f} ms)")
+    for clock in clocks:
+        pooled: dict[str, list[float]] = {stage: [] for stage in STAGES}
+        decode: list[float] = []
+        missed = 0
+        for run in range(args.runs):
+            env = {**os.environ, "KIVY_CLOCK": clock}
+            done = subprocess.run(
+                [sys.executable, __file__, "--child", "--cards", str(args.cards),
+                 "--seed", str(args.seed + run)],
+                capture_output=True, text=True, env=env, check=False,
+            )
+            if done.returncode != 0:
+                print(done.stderr[-2000:], file=sys.stderr)
+                return 1
+            result = json.loads(done.stdout.strip().splitlines()[-1])
+            for stage in STAGES:
+                pooled[stage] += result["samples"][stage]
+            decode += result["decode_ms"]
+            missed += result["missed"]
+        n = len(pooled["drawn"])
+        print(f"\nKIVY_CLOCK={clock}: {n} cards shown, {missed} not shown")
+        print(f"  {'stage':<10} {'median':>8} {'p90':>8}   (ms from the first frame at rest)")
+        for stage in STAGES:
+            print(f"  {stage:<10} {statistics.median(pooled[stage]):8.1f} "
+                  f"{pct(pooled[stage], 0.9):8.1f}")
+        drawn = pooled["drawn"]
+        print(f"  payout on screen: median {statistics.median(drawn):.0f} ms, "
+              f"p90 {pct(drawn, 0.9):.0f} ms = {statistics.median(drawn) / frame_ms:.1f} / "
+              f"{pct(drawn, 0.9) / frame_ms:.1f} camera frames")
+        print(f"  decode per frame: median {statistics.median(decode):.1f} ms, "
+              f"p90 {pct(decode, 0.9):.1f} ms over {len(decode)} frames")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
