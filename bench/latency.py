@@ -213,7 +213,7 @@ def main() -> int:
 
     clocks = ("default", "interrupt") if args.clock == "both" else (args.clock,)
     frame_ms = 1000 / FPS
-    print(f"card at rest → payout on screen: {args.cards} cards × {args.runs} runs per clock, "
+    print(f"card at rest → payout on screen: {args.cards} cards x {args.runs} runs per clock, "
           f"camera at {FPS:.0f} fps (one frame: {frame_ms:.1f} ms)")
     for clock in clocks:
         pooled: dict[str, list[float]] = {stage: [] for stage in STAGES}
