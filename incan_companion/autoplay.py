@@ -73,7 +73,8 @@ class Figures:
             return "no cards"
         ms = sorted(self.card_to_payout_ms)
         return (
-            f"cards {len(ms)}, first frame -> payout shown: median {statistics.median(ms):.0f} ms, "
+            f"cards {len(ms)}, card at rest -> payout shown: "
+            f"median {statistics.median(ms):.0f} ms, "
             f"max {ms[-1]:.0f} ms; frames per card median "
             f"{statistics.median(self.frames_per_card):.0f}; by hand {self.entered_by_hand}"
         )
@@ -91,7 +92,6 @@ class Autoplay:
         self._pressed: set[int] = set()
         self._placing: str | None = None
         self._frames = 0
-        self._first_frame_at = 0.0
         self._clearing = False
         self._waiting_shown: tuple[str, int] | None = None
         self._waited = 0
@@ -213,9 +213,9 @@ class Autoplay:
     def _place(self, cid: str) -> None:
         assert self.device.camera.virtual is not None
         self.device.camera.virtual.place(cid)
+        self.device.camera.rest_at = None
         self._placing = cid
         self._frames = 0
-        self._first_frame_at = 0.0
 
     def _scan_frame(self) -> None:
         stepper = self.device.camera.stepper
@@ -226,8 +226,6 @@ class Autoplay:
                 self._clearing = False
                 self._place(self._next)
             return
-        if self._frames == 0:
-            self._first_frame_at = time.perf_counter()
         self._frames += 1
         seen = self.device.step_camera()
         cid = self._placing
@@ -267,7 +265,11 @@ class Autoplay:
             # The view is set; it is on the glass when the next frame has drawn.
             from kivy.clock import Clock
 
-            started = self._first_frame_at
+            # From the card's first frame at rest, not its first sliding one:
+            # the frames before it are the simulated hand, not the companion.
+            started = self.device.camera.rest_at
+            if started is None:
+                return
             Clock.schedule_once(
                 lambda dt: self.figures.card_to_payout_ms.append(
                     (time.perf_counter() - started) * 1000.0

@@ -24,9 +24,10 @@ from __future__ import annotations
 import logging
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from companion.games import Games
 from companion.inbox import Inbox
@@ -78,6 +79,10 @@ class Camera:
     scanner: Scanner | None = None  # on its own thread
     stepper: FrameStepper | None = None  # stepped by the caller instead
     status: CameraStatus = CameraStatus.NO_CAMERA
+    #: When the stepped virtual table rendered the first frame of its card at
+    #: rest (``time.perf_counter()``): where the demo times the payout from.
+    rest_at: float | None = None
+    frames: int = 0  # frames the stepped virtual table has rendered
 
 
 @dataclass
@@ -212,6 +217,19 @@ def build(
     return device
 
 
+def _timed_render(camera: Camera, virtual: VirtualTable) -> Callable[[], Any]:
+    """The virtual table's next frame, noting when its card's first frame at rest came."""
+
+    def render() -> Any:
+        image = virtual.next_image()
+        if virtual.rest_index == camera.frames:
+            camera.rest_at = time.perf_counter()
+        camera.frames += 1
+        return image
+
+    return render
+
+
 def _build_seats(device: Device, seat_input: str, startup: list[tuple[Reason, Level]]) -> Seats:
     config, inbox = device.config, device.inbox
     debounce_s = config.debounce_ms / 1000.0
@@ -304,7 +322,7 @@ def _build_camera(
             camera.scanner = scanner
         else:
             assert virtual is not None  # a stepped camera is always the virtual table
-            camera.stepper = FrameStepper(scanner, virtual.next_image)
+            camera.stepper = FrameStepper(scanner, _timed_render(camera, virtual))
     except Exception as e:
         _log.exception("scanner")
         startup.append((Failed(Step.SCANNER, str(e)), "warning"))
