@@ -22,6 +22,13 @@ def configure(*, fullscreen: bool = False, quiet: bool = False, fast: bool = Fal
     # Kivy's default log mode swaps sys.stderr for its logger: our one-line
     # errors and the demo's summary would vanish when the console log is off.
     os.environ.setdefault("KIVY_LOG_MODE", "MIXED")
+    # Image providers that need no PIL: Kivy loads every one it is offered,
+    # and PIL pulls in numpy (0.1 s of start-up with the camera off). SDL2
+    # reads and writes the PNGs we have (the screenshot included).
+    os.environ.setdefault("KIVY_IMAGE", "tex,dds,sdl2")
+    # A text field on Linux loads the clipboard at once, and Kivy probes
+    # xclip, xsel, dbus and GTK for it; the touchscreen has no clipboard use.
+    os.environ.setdefault("KIVY_CLIPBOARD", "sdl2,dummy")
     if quiet:
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
         os.environ.setdefault("KIVY_NO_FILELOG", "1")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import sys
 import tempfile
 import time
@@ -138,7 +139,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 def _report_start(app: Any) -> None:
     at = app.first_frame_at
     said = f"{at - _START:.2f} s after start" if at is not None else "not drawn yet"
-    print(f"incan-companion: first screen {said}; {_memory()}", file=sys.stderr, flush=True)
+    # The wall clock too, for a caller timing from before the process began.
+    wall = f" (drawn at {time.time():.6f})" if os.environ.get("INCAN_REPORT_WALL") else ""
+    print(f"incan-companion: first screen {said}{wall}; {_memory()}", file=sys.stderr,
+          flush=True)
 
 
 def _memory() -> str:
