@@ -45,19 +45,22 @@ from ui.sound import SilentBoard, Sounds
 _log = logging.getLogger(__name__)
 
 KV_DIR = Path(__file__).resolve().parent
-KV_FILES = (
-    "widgets.kv", "table.kv", "setup.kv", "round_end.kv", "game_over.kv", "picker.kv", "menu.kv",
-)
+#: What the first screen needs; the other screens' files load when they are
+#: first built (after the first frame): Kivy's parser is slow, and start-up
+#: shows one screen.
+KV_FIRST = ("widgets.kv", "table.kv", "setup.kv")
+KV_LATER = ("round_end.kv", "game_over.kv", "picker.kv", "menu.kv")
+KV_FILES = KV_FIRST + KV_LATER
 TICK_S = 0.1  # the countdown and a stepped camera run at this period
 BUST_HOLD_S = 4.0  # how long the busting pair holds the table before the summary
-_kv_loaded = False
+#: After the first frame, the screens not on show are built this much later.
+BUILD_LATER_S = 0.3
+_kv_loaded: set[str] = set()
 
 
-def load_kv() -> None:
-    """Load every screen's .kv once per process (Builder rules are global)."""
-    global _kv_loaded
-    if _kv_loaded:
-        return
+def load_kv(*names: str) -> None:
+    """Load these .kv files (default: those of the first screen), each once per
+    process (Builder rules are global)."""
     import ui.game_over_screen
     import ui.menu
     import ui.picker
@@ -66,9 +69,10 @@ def load_kv() -> None:
     import ui.table_screen
     import ui.widgets  # noqa: F401  (registers the widget classes for kv)
 
-    for name in KV_FILES:
-        Builder.load_file(str(KV_DIR / name))
-    _kv_loaded = True
+    for name in names or KV_FIRST:
+        if name not in _kv_loaded:
+            Builder.load_file(str(KV_DIR / name))
+            _kv_loaded.add(name)
 
 
 def post(fn: Callable[[], None]) -> None:
@@ -160,22 +164,49 @@ class CompanionApp(App):
     def _make_screens(self) -> None:
         # The .kv files translate their words when a screen is built, so a
         # change of language builds the screens anew.
-        from ui.game_over_screen import GameOverScreen
-        from ui.round_end_screen import RoundEndScreen
         from ui.setup_screen import SetupScreen
         from ui.table_screen import TableScreen
 
         assert self.sm is not None
         self.setup_screen = SetupScreen()
         self.table_screen = TableScreen()
-        self.round_end_screen = RoundEndScreen()
-        self.game_over_screen = GameOverScreen()
-        for screen in (
-            self.setup_screen, self.table_screen, self.round_end_screen, self.game_over_screen
-        ):
+        self._round_end_screen: Any = None
+        self._game_over_screen: Any = None
+        for screen in (self.setup_screen, self.table_screen):
             self.sm.add_widget(screen)
         self.table_screen.virtual = self.controls.turn_card is not None
         self.table_screen.camera = self.controls.camera
+
+    @property
+    def round_end_screen(self) -> Any:
+        """The round's summary, built when first needed."""
+        if self._round_end_screen is None:
+            from ui.round_end_screen import RoundEndScreen
+
+            load_kv("round_end.kv")
+            self._round_end_screen = RoundEndScreen()
+            assert self.sm is not None
+            self.sm.add_widget(self._round_end_screen)
+        return self._round_end_screen
+
+    @property
+    def game_over_screen(self) -> Any:
+        """The final scores, built when first needed."""
+        if self._game_over_screen is None:
+            from ui.game_over_screen import GameOverScreen
+
+            load_kv("game_over.kv")
+            self._game_over_screen = GameOverScreen()
+            assert self.sm is not None
+            self.sm.add_widget(self._game_over_screen)
+        return self._game_over_screen
+
+    def _build_later(self, dt: float = 0.0) -> None:
+        """What the first screen did not need, built while the table is read."""
+        if self.sm is None:
+            return
+        load_kv(*KV_LATER)
+        _ = self.round_end_screen, self.game_over_screen
 
     def choose_language(self, code: str) -> None:
         """The language buttons (set-up screen and menu): every screen, and
@@ -227,6 +258,7 @@ class CompanionApp(App):
             self.first_frame_at = time.perf_counter()
             for hook in list(self.on_first_frame):
                 hook(self)
+            Clock.schedule_once(self._build_later, BUILD_LATER_S)
 
         Clock.schedule_once(drawn, 0)
 
@@ -335,7 +367,13 @@ class CompanionApp(App):
         self._cue_state = (table.state, (table, len(log)))
 
     def show_screen(self, name: str) -> None:
-        if self.sm is not None and self.sm.current != name:
+        if self.sm is None:
+            return
+        if name == "round_end":
+            _ = self.round_end_screen  # built if it is not yet
+        elif name == "game_over":
+            _ = self.game_over_screen
+        if self.sm.current != name:
             self.sm.current = name
 
     def on_screen(self, name: str) -> bool:
@@ -400,6 +438,7 @@ class CompanionApp(App):
     def _open_picker(self, view: presenters.PickerView, on_pick: Callable[[str], object]) -> None:
         from ui.picker import CardPicker
 
+        load_kv("picker.kv")
         if self.picker is not None:
             self.picker.dismiss()
         def picked(card_id: str) -> None:
@@ -414,6 +453,7 @@ class CompanionApp(App):
     def open_menu(self) -> None:
         from ui.menu import GameMenu
 
+        load_kv("menu.kv")
         if self.menu is not None:
             self.menu.dismiss(animation=False)
         table = self.table
@@ -430,6 +470,7 @@ class CompanionApp(App):
         """The game card by card, from its moves (undo and corrections resolved)."""
         from ui.menu import RoundLog
 
+        load_kv("menu.kv")
         table = self.table
         if table is None:
             return
@@ -443,6 +484,7 @@ class CompanionApp(App):
     def _confirm(self, question: str, yes: str, on_yes: Callable[[], None]) -> None:
         from ui.menu import Confirm
 
+        load_kv("menu.kv")
         Confirm(question, yes, _("Cancel"), on_yes).open(animation=False)
 
     def menu_new_game(self) -> None:
