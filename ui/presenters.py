@@ -17,8 +17,6 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from babel.numbers import format_decimal
-
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.events import Draw, Move, Start
@@ -739,7 +737,7 @@ def odds_text(state: State) -> str:
         "{cards} cards and {gems} gems left; a treasure gives each of {seats} about {each}",
         o.cards_left,
     ).format(cards=o.cards_left, gems=o.gems_left, seats=o.seats_in,
-             each=format_decimal(float(o.treasure_each), format="0.0", locale=language()))
+             each=_decimal(float(o.treasure_each)))
     return f"{bust}\n{left}"
 
 
@@ -798,3 +796,11 @@ def rules_reminder(rules: str) -> str:
         lines.append(_("Leftovers: seats that leave together split each card's gems on its "
                        "own; what does not divide stays on that card."))
     return "\n".join(lines)
+
+
+def _decimal(value: float) -> str:
+    """``value`` with one decimal, as the language writes it (Babel's data
+    loads here, when the odds are first shown, not with the app)."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="0.0", locale=language()))
