@@ -83,6 +83,9 @@ class Camera:
     #: rest (``time.perf_counter()``): where the demo times the payout from.
     rest_at: float | None = None
     frames: int = 0  # frames the stepped virtual table has rendered
+    #: The camera choice put off until :meth:`Device.start_camera` (build's
+    #: ``camera_later``); empty once started, or when nothing was put off.
+    later: str = ""
 
 
 @dataclass
@@ -96,16 +99,40 @@ class Device:
     seats: Seats = field(default_factory=Seats)
     camera: Camera = field(default_factory=Camera)
     rng: random.Random = field(default_factory=random.Random)
+    seed: int = 0
 
     def controls(self) -> Controls:
-        """What the screens drive besides the game."""
+        """What the screens drive besides the game.
+
+        While the camera is put off, the controls are what it will most
+        likely be (the chosen kind); :meth:`start_camera` gives the real ones.
+        """
+        camera = self.camera
+        virtual = camera.virtual is not None or camera.later == "virtual"
         return Controls(
             key=self.key,
-            turn_card=self.turn_virtual_card if self.camera.virtual is not None else None,
-            step_camera=self.step_camera if self.camera.stepper is not None else None,
-            camera=self.camera.source is not None,
+            turn_card=self.turn_virtual_card if virtual else None,
+            step_camera=self.step_camera if camera.stepper is not None else None,
+            camera=camera.source is not None or camera.later not in ("", "none"),
             close=self.close,
+            start=self.start_camera if camera.later else None,
         )
+
+    def start_camera(self) -> Controls:
+        """Build the camera that :func:`build` put off (``camera_later``), on the
+        UI thread; its notices (no camera found, say) go to the table as the
+        start-up's do. The controls that follow from it."""
+        choice, self.camera.later = self.camera.later, ""
+        if choice:
+            startup: list[tuple[Reason, Level]] = []
+            self.camera = _build_camera(self, choice, startup, seed=self.seed, threaded=True)
+            self.games.startup += tuple(startup)
+            table = self.games.table
+            if table is not None:
+                for reason, level in startup:
+                    table.say(reason, level, lasting=True)
+            self.games.set_camera(self.camera.status)
+        return self.controls()
 
     def key(self, name: str) -> bool:
         """A key from the window: a seat's torch or camp when the keyboard stands in."""
@@ -180,6 +207,7 @@ def build(
     set_aside: bool = True,
     seed: int = 0,
     threaded: bool = True,
+    camera_later: bool = False,
 ) -> Device:
     """A device with its adapters built and started.
 
@@ -190,6 +218,9 @@ def build(
     caller (:meth:`Device.step_camera`) for a repeatable demo. ``set_aside``
     renames a damaged or foreign data file and starts a new one (the app);
     without it such a file raises StoreError (the demo's bad input).
+    ``camera_later`` puts the camera off until :meth:`Device.start_camera`
+    (its controls' ``start``): OpenCV and the decoders take a fifth of a
+    second to load, which the app spends after its first screen is drawn.
     """
     if seat_input not in SEAT_INPUTS:
         raise ValueError(f"unknown seat input {seat_input!r} (one of {', '.join(SEAT_INPUTS)})")
@@ -205,10 +236,16 @@ def build(
         store = Store(path)
     games = Games(store, countdown=config.countdown, clock=clock,
                   hidden_tents=config.hidden_tents)
-    device = Device(config, store, games, Inbox(games, post))
+    device = Device(config, store, games, Inbox(games, post), seed=seed)
     try:
         device.seats = _build_seats(device, seat_input, startup)
-        device.camera = _build_camera(device, camera, startup, seed=seed, threaded=threaded)
+        kind = config.camera.source if camera == "config" else camera
+        if camera_later and threaded and kind != "none":
+            device.camera = Camera(status=CameraStatus.STARTING, later=camera)
+            games.camera = CameraStatus.STARTING
+        else:
+            device.camera = _build_camera(device, camera, startup, seed=seed,
+                                          threaded=threaded)
     except BaseException:
         device.close()
         raise

@@ -19,6 +19,7 @@ import shutil
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -201,6 +202,21 @@ class CompanionApp(App):
             self.sm.add_widget(self._game_over_screen)
         return self._game_over_screen
 
+    def _start_later(self, dt: float = 0.0) -> None:
+        """Start what the first screen did not wait for (the camera)."""
+        start = self.controls.start
+        if start is None:
+            return
+        try:
+            self.controls = start()
+        except Exception:  # the game goes on with cards entered by hand
+            _log.exception("starting the camera")
+            self.controls = replace(self.controls, start=None, turn_card=None, camera=False)
+        if self.sm is not None:
+            self.table_screen.virtual = self.controls.turn_card is not None
+            self.table_screen.camera = self.controls.camera
+            self.refresh()
+
     def _build_later(self, dt: float = 0.0) -> None:
         """What the first screen did not need, built while the table is read."""
         if self.sm is None:
@@ -258,6 +274,8 @@ class CompanionApp(App):
             self.first_frame_at = time.perf_counter()
             for hook in list(self.on_first_frame):
                 hook(self)
+            if self.controls.start is not None:
+                Clock.schedule_once(self._start_later, 0)
             Clock.schedule_once(self._build_later, BUILD_LATER_S)
 
         Clock.schedule_once(drawn, 0)

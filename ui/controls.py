@@ -29,6 +29,9 @@ class Controls:
     card laid down, or None when no card can come. ``step_camera``: one
     camera frame read on the UI clock, where there is no scanner thread.
     ``camera``: whether a camera (real or virtual) reads the cards.
+    ``start``: what the first screen did not wait for (the camera); the app
+    calls it once, after its first frame, and goes on with the controls it
+    returns.
     """
 
     key: Callable[[str], bool] = _no_key
@@ -36,3 +39,4 @@ class Controls:
     step_camera: Callable[[], object] | None = None
     camera: bool = False
     close: Callable[[], None] = _nothing
+    start: Callable[[], Controls] | None = None

@@ -104,8 +104,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
     data = Path(args.data).expanduser() if args.data else None
     try:
+        # The camera starts after the first screen is drawn (camera_later).
         device = build(config, post=post, seat_input=args.buttons, camera=args.camera,
-                       data_file=data)
+                       data_file=data, camera_later=True)
     except StorageFailed:
         # A full or failing disk: exit 1, so that the service tries again (once
         # space is freed the same file opens); the file is left as it is.

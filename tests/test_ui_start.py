@@ -1,0 +1,79 @@
+"""Start-up: the first screen does not wait for the camera; the camera comes after it.
+
+A real offscreen Kivy app on a device built as ``incan-companion run`` builds
+it (``camera_later``): the rendered virtual table starts once the first frame
+is drawn, and the table screen then offers its "Turn a card".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ui.kivy_setup import configure
+
+configure(quiet=True, fast=True)
+
+from ui_helpers import frames  # noqa: E402
+
+from companion.events import Start  # noqa: E402
+from companion.notices import CameraStatus  # noqa: E402
+from incan_companion.compose import Device, build  # noqa: E402
+from incan_companion.config import CameraConfig, Config  # noqa: E402
+from ui.app import CompanionApp, post  # noqa: E402
+
+
+@pytest.fixture
+def device(tmp_path: Path) -> Iterator[Device]:
+    data = tmp_path / "games.sqlite"
+    d = build(Config(data_file=data), post=post, seat_input="keyboard", camera="virtual",
+              data_file=data, camera_later=True)
+    yield d
+    d.close()
+
+
+def test_the_camera_starts_after_the_first_frame(device: Device) -> None:
+    # Put off: nothing of the camera is built, but the controls already say
+    # what it will be, so the first screen shows the right buttons.
+    assert device.camera.source is None
+    assert device.games.camera is CameraStatus.STARTING
+    first = device.controls()
+    assert first.camera and first.turn_card is not None and first.start is not None
+
+    table = device.games.new_game(Start(("Ana", "Bo", "Cy")))
+    app = CompanionApp(device.games, first)
+    app._run_prepare()  # Kivy's: the window and screens, without running the loop
+    try:
+        assert app.table_screen.virtual and app.table_screen.camera
+        frames(4)  # the first frame, then the camera's start
+        assert app.first_frame_at is not None
+        assert device.camera.virtual is not None and device.camera.scanner is not None
+        assert device.camera.scanner.running
+        assert table.camera is CameraStatus.VIRTUAL
+        assert app.controls.start is None  # started once
+        assert app.table_screen.virtual and app.table_screen.camera
+    finally:
+        app.stop()
+        frames(1)
+
+
+def test_a_camera_put_off_and_not_found_falls_back_when_it_starts(tmp_path: Path) -> None:
+    data = tmp_path / "games.sqlite"
+    config = Config(data_file=data, camera=CameraConfig(source="auto"))
+    d = build(config, seat_input="keyboard", camera="config", data_file=data,
+              camera_later=True)
+    try:
+        table = d.games.new_game(Start(("Ana", "Bo", "Cy")))
+        assert table.notice is None
+        controls = d.controls()
+        assert controls.camera and controls.turn_card is None  # a real camera is expected
+        assert controls.start is not None
+        after = controls.start()
+        # This machine has no camera, and a desktop falls back to the virtual table.
+        assert after.start is None
+        assert d.camera.virtual is not None and after.turn_card is not None
+        assert table.camera is CameraStatus.VIRTUAL
+    finally:
+        d.close()
