@@ -34,23 +34,32 @@ from companion import bots, engine
 from companion.cards import CATALOGUE
 from companion.choices import Choice
 from companion.engine import Phase, State
+from companion.events import Draw, Event, Reveal, Start
 from companion.odds import odds
+from companion.review import review
+from companion.session import Session
 
 FRAME_S = 1 / 60
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
 
 
 def play_game(
-    strategies: Sequence[str], rng: random.Random, timings: list[float] | None = None
+    strategies: Sequence[str],
+    rng: random.Random,
+    timings: list[float] | None = None,
+    events: list[Event] | None = None,
 ) -> State:
     """One whole game: each round's deck shuffled by ``rng``, the bots choosing."""
     state = engine.new_game(NAMES[: len(strategies)], "incan-gold")
     seed = f"{rng.random()}"
+    log = events if events is not None else []
+    log.append(Start(NAMES[: len(strategies)]))
     while state.phase is not Phase.GAME_OVER:
         deck = list(state.possible_draws())
         rng.shuffle(deck)
         for card in deck:
             state = engine.draw(state, card)
+            log.append(Draw(card))
             if state.phase is not Phase.CHOOSE:
                 if state.phase is not Phase.DRAW:
                     break  # a bust: the round is over
@@ -64,10 +73,12 @@ def play_game(
                 if choice is Choice.CAMP:
                     camp.append(seat)
             state = engine.reveal(state, camp)
+            log.append(Reveal(tuple(camp)))
             if state.phase is not Phase.DRAW:
                 break  # everyone left
         else:
             if state.phase is Phase.CHOOSE:  # the deck ran out: everyone goes home
+                log.append(Reveal(state.due))
                 state = engine.reveal(state, state.due)
     return state
 
@@ -162,6 +173,27 @@ def odds_panel_time(repeat: int) -> None:
     )
 
 
+def review_time(seed: int, games: int = 50) -> None:
+    """``review`` of whole 8-seat games of bots, the longest of them reported too."""
+    rng = random.Random(seed)
+    times = []
+    longest = (0, 0.0)
+    for _ in range(games):
+        events: list[Event] = []
+        play_game(["greedy", "greedy", "random", "cautious"] * 2, rng, events=events)
+        session = Session.replay(events)
+        t = time.perf_counter()
+        review(session)
+        took = time.perf_counter() - t
+        times.append(took)
+        longest = max(longest, (len(events), took))
+    print(
+        f"review of a whole 8-seat game ({games} games): median "
+        f"{statistics.median(times) * 1e3:.1f} ms, slowest {max(times) * 1e3:.1f} ms; "
+        f"the longest game ({longest[0]} events) {longest[1] * 1e3:.1f} ms"
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", type=int, default=10_000)
@@ -171,6 +203,7 @@ def main() -> None:
     args = parser.parse_args()
     odds_panel_time(2000)
     decision_time(args.seed)
+    review_time(args.seed)
     if not args.skip_tournament:
         tournament(args.games, args.seats, args.seed)
 
