@@ -31,6 +31,7 @@ from kivy.lang import Builder
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.cards import DEFAULT_EDITION
 from companion.engine import DEFAULT_SEATS, Bust, Phase, State
 from companion.events import Start
 from companion.games import Games
@@ -113,6 +114,7 @@ class CompanionApp(App):
         self.bust_to_summary_s: float | None = None  # the last bust's moment, measured
         self.menu: Any = None
         self.round_log_view: Any = None
+        self.review_view: Any = None
         self.show_odds = games.odds_shown()
         self.autoplay = autoplay
         self.screenshot_path = screenshot
@@ -143,6 +145,7 @@ class CompanionApp(App):
         self.setup_screen.seat_count = self.default_seats
         self.setup_screen.rules = self.default_rules
         self.setup_screen.hidden_tents = self.hidden_tents
+        self.setup_screen.deck = self.games.last_deck()  # the table's box rarely changes
         if self.games.table is not None:
             self.hidden_tents = self.games.hidden_tents(self.games.table.game)
             self.attach(self.games.table)
@@ -187,7 +190,7 @@ class CompanionApp(App):
         old = self.setup_screen
         placeholders = [_("Player {n}").format(n=n + 1) for n in range(len(old.name_inputs))]
         typed = [box.text for box in old.name_inputs]
-        kept = (old.seat_count, old.rules, old.hidden_tents)
+        kept = (old.seat_count, old.rules, old.hidden_tents, old.deck, list(old.seat_kinds))
         try:
             i18n.set_language(code)
         except ValueError:
@@ -210,7 +213,7 @@ class CompanionApp(App):
         for box, text, placeholder in zip(new.name_inputs, typed, placeholders, strict=True):
             if text != placeholder:  # a name someone typed stays; "Player 3" is translated
                 box.text = text
-        new.seat_count, new.rules, new.hidden_tents = kept
+        new.seat_count, new.rules, new.hidden_tents, new.deck, new.seat_kinds = kept
         self.table_screen.holding = self._holding is not None  # a new screen, the same moment
         self.refresh()
         if was_on == "setup" or self.table is None:
@@ -271,6 +274,7 @@ class CompanionApp(App):
             notice_level=notice.level if notice else "info",
             can_undo=table.can_undo,
             show_odds=self.show_odds,
+            bots=table.bots,
         )
         tick = tick_cue(self._countdown_shown, view.countdown)
         if tick is not None:
@@ -358,10 +362,20 @@ class CompanionApp(App):
 
     # --- what the players do ---------------------------------------------------------
 
-    def start_game(self, names: list[str], rules: str, hidden_tents: bool) -> None:
+    def start_game(
+        self,
+        names: list[str],
+        rules: str,
+        hidden_tents: bool,
+        *,
+        deck: str = DEFAULT_EDITION,
+        bots: tuple[tuple[int, str], ...] = (),
+    ) -> None:
         self.hidden_tents = hidden_tents
         try:
-            table = self.games.new_game(Start(tuple(names), rules), hidden_tents=hidden_tents)
+            table = self.games.new_game(
+                Start(tuple(names), rules, deck, bots), hidden_tents=hidden_tents
+            )
         except Exception as e:
             _log.exception("new game")
             self.setup_screen.problem = str(e)
@@ -424,6 +438,23 @@ class CompanionApp(App):
         )
         self.menu.bind(on_dismiss=lambda *a: setattr(self, "menu", None))
         self.menu.open(animation=False)
+
+    def open_review(self) -> None:
+        """The game-over review: each seat's choices against the odds, and its luck."""
+        from ui.menu import ReviewPanel
+
+        table = self.table
+        if table is None:
+            return
+        try:
+            view = presenters.review_view(table.session, table.bots)
+        except Exception:  # a review is an extra: never a crash at the end of a game
+            _log.exception("review")
+            return
+        panel = ReviewPanel(view)
+        panel.bind(on_dismiss=lambda *a: setattr(self, "review_view", None))
+        panel.open(animation=False)
+        self.review_view = panel
 
     def open_round_log(self) -> None:
         """The game card by card, from its moves (undo and corrections resolved)."""
