@@ -29,15 +29,21 @@ def test_a_view_holds_no_state_and_nothing_but_numbers() -> None:
         assert not isinstance(value, State | Session)
 
 
-def test_a_view_is_the_same_whatever_comes_next() -> None:
-    # Two games alike up to the choice, with different next cards: the bots
-    # decide before the card is known, so their views are equal.
-    a = play(3, "incan-gold", "T11A", [], "SNAKE1")
-    b = play(3, "incan-gold", "T11A", [], "SNAKE1")
-    assert bots.view(a.state, 0, seed="s") == bots.view(b.state, 0, seed="s")
-    a.apply(Reveal(()))
-    a_next = a.state
-    assert bots.view(a_next, 0, seed="s") != bots.view(a.states[-3], 0, seed="s")
+def test_a_view_holds_only_what_a_player_can_count() -> None:
+    # Nothing about the order of the cards, nor another seat's choice: the fields
+    # are exactly these, and a strategy gets nothing else.
+    assert [f.name for f in dataclasses.fields(bots.View)] == [
+        "seat", "round", "hand", "leftovers", "artifacts_on_path", "seats_in", "cards_left",
+        "bust", "treasure_gain", "roll",
+    ]  # fmt: skip
+
+
+def test_a_stored_game_with_bots_resumes_with_them() -> None:
+    store = MemoryStore()
+    first = Table.new(store, Start(NAMES[:3], bots=((0, "greedy"),)))
+    first.scan("T11A")
+    again = Table.resume(store, first.game)
+    assert again.bots == {0: "greedy"} and again.collector.chosen == {0}
 
 
 def test_the_view_in_numbers() -> None:

@@ -60,6 +60,15 @@ def test_bo_staying_twice_and_busting() -> None:
     assert bo.total == 0 and bo.expected == -bo.luck
 
 
+def test_a_stay_before_its_next_card_has_no_outcome_yet() -> None:
+    # The game stops after everyone chose to go on: the decision counts in choices,
+    # its luck is not known yet; the total is the hand still in the temple.
+    bo = review(Session.replay(GAME[:3])).seats[1]  # Bo stayed; no card after it yet
+    (d,) = bo.decisions
+    assert d.outcome is None and bo.total == 3
+    assert bo.luck == 3 - F(35, 31) and bo.choices == F(7, 10)
+
+
 def test_choices_and_luck_add_up_on_every_example() -> None:
     from incan_companion.commands.game import load_session
 
