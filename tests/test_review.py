@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from helpers import NAMES
 
-from companion.events import Draw, Reveal, Start
+from companion.events import Draw, Event, Reveal, Start
 from companion.review import review
 from companion.session import Session
 from incan_companion.cli import main
@@ -20,7 +20,9 @@ EXAMPLES = Path(__file__).parent.parent / "examples"
 
 # Three seats, round 1: T11A (3 each, 2 left); Ana leaves; SNAKE1; Bo and Cy go on;
 # SNAKE2 busts them.
-GAME = [Start(NAMES[:3]), Draw("T11A"), Reveal((0,)), Draw("SNAKE1"), Reveal(()), Draw("SNAKE2")]
+GAME: list[Event] = [
+    Start(NAMES[:3]), Draw("T11A"), Reveal((0,)), Draw("SNAKE1"), Reveal(()), Draw("SNAKE2"),
+]  # fmt: skip
 
 
 def test_ana_leaving_after_the_first_card() -> None:
@@ -128,3 +130,25 @@ def test_review_text_says_each_seat(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     assert out[0] == "Ana: 13 · expected 9.9 · choices \u22120.9 · luck +3.1"
     assert out[1] == "  round 1, card 1: torch; staying 2.7, leaving 5.0 (\u22122.3)"
+
+
+def test_review_of_a_game_of_the_data_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from incan_companion.store import Store
+
+    path = tmp_path / "games.sqlite"
+    with Store(path) as store:
+        game = store.new_game(Start(NAMES[:3]))
+        for event in GAME[1:]:
+            store.append(game, event)
+        store.new_game(Start(("X", "Y", "Z"), bots=((2, "greedy"),)))
+    assert main(["review", str(path), "--game", "1", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert [s["choices"] for s in doc["seats"]] == ["14/15", "653/290", "653/290"]
+    assert main(["review", str(path), "--json"]) == 0  # the latest: no decision yet
+    doc = json.loads(capsys.readouterr().out)
+    assert [s["bot"] for s in doc["seats"]] == [None, None, "greedy"]
+    assert all(s["decisions"] == [] for s in doc["seats"])
+    assert main(["review", str(path), "--game", "3"]) == 2
+    assert capsys.readouterr().err == f"incan-companion: there is no game 3 in {path}\n"
