@@ -68,6 +68,32 @@ TREASURE_IDS: tuple[tuple[str, int], ...] = (
     ("T7A", 7), ("T7B", 7), ("T9", 9), ("T11A", 11), ("T11B", 11),
     ("T13", 13), ("T14", 14), ("T15", 15), ("T17", 17),
 )  # fmt: skip
+# The editions of the box: which treasure cards it holds (docs/rules.md, "The
+# table's own deck"). The hazards and artifacts are the same in every box.
+DEFAULT_EDITION = "incan-gold"
+EDITIONS: dict[str, tuple[str, ...]] = {
+    # The catalogue's 15 treasures, sum 124.
+    "incan-gold": tuple(cid for cid, _v in TREASURE_IDS),
+    # 14 treasures, 1 to 15, without the 17 (sum 107): the online Incan Gold's deck.
+    "14-treasures": tuple(cid for cid, _v in TREASURE_IDS if cid != "T17"),
+}
+
+
+class UnknownEdition(ValueError):
+    """A box edition we do not know."""
+
+
+def edition(name: object) -> tuple[str, ...]:
+    """The treasure ids of the box edition ``name``.
+
+    >>> len(edition("14-treasures")), "T17" in edition("14-treasures")
+    (14, False)
+    """
+    if isinstance(name, str) and name in EDITIONS:
+        return EDITIONS[name]
+    raise UnknownEdition(f"unknown deck {name!r} (one of {', '.join(EDITIONS)})")
+
+
 HAZARD_TYPES: tuple[str, ...] = ("SNAKE", "SPIDER", "MUMMY", "FIRE", "ROCKS")
 ARTIFACT_PRINTED_VALUES: tuple[int, ...] = (5, 7, 8, 10, 12)
 ROUNDS = 5

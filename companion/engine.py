@@ -20,7 +20,17 @@ import enum
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
-from companion.cards import ARTIFACTS, CATALOGUE, HAZARDS, ROUNDS, TREASURES, Card, card
+from companion.cards import (
+    ARTIFACTS,
+    CATALOGUE,
+    DEFAULT_EDITION,
+    HAZARDS,
+    ROUNDS,
+    Card,
+    UnknownEdition,
+    card,
+    edition,
+)
 from companion.rules import DEFAULT_RULES, RuleSet, rule_set
 
 TYPE_CHECKING = False  # mypy reads it as true; importing typing costs 3 ms
@@ -53,6 +63,7 @@ class Unplayable(enum.Enum):
     LOST = "lost"  # an artifact left on the path when its round ended
     CARRIED = "carried"  # an artifact a seat carried out
     LATER_ROUND = "later_round"  # an artifact shuffled in at a later round
+    NOT_IN_BOX = "not_in_box"  # a treasure the table's edition of the box does not have
     NOT_NOW = "not_now"  # anything else (e.g. the game is over)
 
 
@@ -201,6 +212,8 @@ class State:
     # After a pooled split the remainder belongs to the path, not to a card: it
     # is kept on the last card (docs/state-json.md), and this says (card, gems).
     pooled: tuple[int, int] | None = None
+    # The edition of the table's box: which treasure cards are in its deck.
+    edition: str = DEFAULT_EDITION
 
     # -- what the app asks -------------------------------------------------
 
@@ -282,7 +295,7 @@ class State:
 
 def _in_game(state: State, rnd: int) -> set[str]:
     """Every card in the quest deck for round ``rnd`` before any is turned."""
-    cards = {c.id for c in TREASURES}
+    cards = set(edition(state.edition))
     cards |= {c.id for c in HAZARDS if c.id not in state.removed}
     if state.rules.artifacts:
         gone = set(state.lost) | set(state.carried)
@@ -293,8 +306,14 @@ def _in_game(state: State, rnd: int) -> set[str]:
 # --- the moves -----------------------------------------------------------------
 
 
-def new_game(seats: Sequence[str], rules: str | RuleSet = DEFAULT_RULES) -> State:
+def new_game(
+    seats: Sequence[str], rules: str | RuleSet = DEFAULT_RULES, deck: str = DEFAULT_EDITION
+) -> State:
     ruleset = rules if isinstance(rules, RuleSet) else _rules(rules)
+    try:
+        edition(deck)
+    except UnknownEdition as e:
+        raise BadStart(str(e)) from None
     if not isinstance(seats, (list, tuple)):
         raise BadStart("seats must be a list of names")
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
@@ -305,7 +324,7 @@ def new_game(seats: Sequence[str], rules: str | RuleSet = DEFAULT_RULES) -> Stat
     if len(set(seats)) != len(seats):
         dup = next(n for n in seats if seats.count(n) > 1)
         raise BadStart(f"two seats are named {dup!r}")
-    return State(rules=ruleset, seats=tuple(Seat(name) for name in seats))
+    return State(rules=ruleset, seats=tuple(Seat(name) for name in seats), edition=deck)
 
 
 def _rules(name: str) -> RuleSet:
@@ -395,6 +414,8 @@ def _unplayable(state: State, found: Card) -> Unplayable:
         if cid in state.carried:
             return Unplayable.CARRIED
         return Unplayable.LATER_ROUND
+    if found.is_treasure and cid not in edition(state.edition):
+        return Unplayable.NOT_IN_BOX
     return Unplayable.NOT_NOW
 
 
@@ -407,6 +428,7 @@ _UNPLAYABLE = {
     Unplayable.LOST: "{card} was lost in an earlier round",
     Unplayable.CARRIED: "{card} was carried out of the temple",
     Unplayable.LATER_ROUND: "{card} is shuffled in at round {order}, this is round {state.round}",
+    Unplayable.NOT_IN_BOX: "{card} is not in the {state.edition} deck",
     Unplayable.NOT_NOW: "{card} cannot come now",
 }
 
@@ -534,6 +556,8 @@ def _next_round(state: State) -> State:
 def to_json(state: State) -> dict[str, Any]:
     out: dict[str, Any] = {
         "rules": state.rules.name,
+        # Only a box other than the default says which: older output stays as it was.
+        **({"edition": state.edition} if state.edition != DEFAULT_EDITION else {}),
         "round": state.round,
         "phase": state.phase.value,
         "seats": [

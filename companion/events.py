@@ -5,13 +5,16 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from companion.cards import UnknownCard, card
+from companion.cards import DEFAULT_EDITION, EDITIONS, UnknownCard, card
 from companion.rules import DEFAULT_RULES, RULE_SETS
 
 TYPE_CHECKING = False  # mypy reads it as true; importing typing costs 3 ms
 
 if TYPE_CHECKING:
     from typing import Any
+
+#: The bot strategies a ``start`` may name (companion/bots.py plays them).
+STRATEGIES: tuple[str, ...] = ("cautious", "greedy", "random")
 
 
 class BadEvent(ValueError):
@@ -22,6 +25,12 @@ class BadEvent(ValueError):
 class Start:
     seats: tuple[str, ...]
     rules: str = DEFAULT_RULES
+    deck: str = DEFAULT_EDITION  # the edition of the table's box
+    bots: tuple[tuple[int, str], ...] = ()  # (seat, strategy) of the seats the device plays
+
+    def bot(self, seat: int) -> str | None:
+        """The strategy playing ``seat``, or None for a person."""
+        return next((name for s, name in self.bots if s == seat), None)
 
 
 @dataclass(frozen=True)
@@ -51,8 +60,14 @@ Move = Start | Draw | Reveal  # what the engine plays, once undo and correct are
 
 def to_json(event: Event) -> dict[str, Any]:
     match event:
-        case Start(seats, rules):
-            return {"event": "start", "seats": list(seats), "rules": rules}
+        case Start(seats, rules, deck, bots):
+            out: dict[str, Any] = {"event": "start", "seats": list(seats), "rules": rules}
+            # Written only when set, so a game without them is stored as before.
+            if deck != DEFAULT_EDITION:
+                out["deck"] = deck
+            if bots:
+                out["bots"] = [{"seat": seat, "strategy": name} for seat, name in bots]
+            return out
         case Draw(c):
             return {"event": "draw", "card": c}
         case Reveal(camp):
@@ -97,7 +112,10 @@ def from_json(obj: Any) -> Event:
         rules = obj.get("rules", DEFAULT_RULES)
         if rules not in RULE_SETS:
             raise BadEvent(f"unknown rules {json.dumps(rules)} (one of {', '.join(RULE_SETS)})")
-        return Start(tuple(seats), rules)
+        deck = obj.get("deck", DEFAULT_EDITION)
+        if deck not in EDITIONS:
+            raise BadEvent(f"unknown deck {json.dumps(deck)} (one of {', '.join(EDITIONS)})")
+        return Start(tuple(seats), rules, deck, _bots(obj.get("bots", [])))
     if kind == "draw":
         if "card" not in obj:
             raise BadEvent("draw needs 'card'")
@@ -116,6 +134,28 @@ def from_json(obj: Any) -> Event:
     if kind is None:
         raise BadEvent("the object has no 'event'")
     raise BadEvent(f"unknown event {json.dumps(kind)}")
+
+
+def _bots(value: Any) -> tuple[tuple[int, str], ...]:
+    """The ``bots`` of a start: a list of ``{"seat": n, "strategy": name}``.
+
+    Only the form is checked here; whether the seats exist is the session's.
+    """
+    shape = 'start\'s \'bots\' must be a list of {"seat": n, "strategy": name}'
+    if not isinstance(value, list):
+        raise BadEvent(shape)
+    bots = []
+    for entry in value:
+        if not isinstance(entry, dict) or "seat" not in entry or "strategy" not in entry:
+            raise BadEvent(shape)
+        seat = _whole(entry["seat"], "a bot's seat")
+        name = entry["strategy"]
+        if name not in STRATEGIES:
+            raise BadEvent(
+                f"unknown strategy {json.dumps(name)} (one of {', '.join(STRATEGIES)})"
+            )
+        bots.append((seat, name))
+    return tuple(bots)
 
 
 def _is_text(name: str) -> bool:

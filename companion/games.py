@@ -22,6 +22,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 
+from companion.cards import DEFAULT_EDITION, EDITIONS
 from companion.choices import DEFAULT_COUNTDOWN
 from companion.events import Start
 from companion.notices import CameraStatus, Failed, Level, Reason, Step
@@ -40,6 +41,7 @@ ABANDONED = "abandoned"  # a per-game option: the table left it, do not offer it
 SOUND_VOLUME = "sound_volume"  # the menu's choices, kept in the data file
 SOUND_MUTED = "sound_muted"
 ODDS = "odds"  # the odds panel shown ("1") or not
+DECK = "deck"  # the edition of the box the last game was played with
 
 
 class Games:
@@ -86,6 +88,7 @@ class Games:
             self.store.set_option(table.game, HIDDEN_TENTS, "1" if hidden else "0")
             # The next set-up offers the same table.
             self.store.set_setting(LAST_TABLE, json.dumps(list(start.seats), ensure_ascii=False))
+            self.store.set_setting(DECK, start.deck)
         except Exception:
             _log.exception("remembering the game's options")
         self._use(table)
@@ -156,6 +159,22 @@ class Games:
         if said_muted in ("0", "1"):
             muted = said_muted == "1"
         return volume, muted
+
+    def last_deck(self) -> str:
+        """The edition of the box the last game used (the default before any).
+
+        >>> from companion.memory import MemoryStore
+        >>> games = Games(MemoryStore())
+        >>> _ = games.new_game(Start(("Ana", "Bo", "Cy"), deck="14-treasures"))
+        >>> games.last_deck()
+        '14-treasures'
+        """
+        try:
+            said = self.store.setting(DECK)
+        except Exception:
+            _log.exception("reading the last deck")
+            return DEFAULT_EDITION
+        return said if said in EDITIONS else DEFAULT_EDITION
 
     def odds_shown(self) -> bool:
         """Whether the table chose to see the odds of the next card (off until it does)."""

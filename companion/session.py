@@ -39,6 +39,22 @@ class LogError(ValueError):
         self.reason = reason
 
 
+class BadBots(engine.BadStart):
+    """Bot seats a game cannot have (a seat that does not exist, named twice, no person)."""
+
+
+def _check_bots(start: Start) -> None:
+    seen: set[int] = set()
+    for seat, _name in start.bots:
+        if not 0 <= seat < len(start.seats):
+            raise BadBots(f"bot seat {seat} is out of range (seats 0 to {len(start.seats) - 1})")
+        if seat in seen:
+            raise BadBots(f"seat {seat} is named twice in bots")
+        seen.add(seat)
+    if len(seen) == len(start.seats):
+        raise BadBots("every seat is a bot: a game needs at least one person")
+
+
 class NothingToUndo(RuleError):
     """Undo with only the start of the game left."""
 
@@ -75,7 +91,8 @@ class Session:
 
     @classmethod
     def start(cls, event: Start) -> Session:
-        state = engine.new_game(event.seats, event.rules)
+        state = engine.new_game(event.seats, event.rules, event.deck)
+        _check_bots(event)
         return cls(_Frame(event, (event,), (state,)))
 
     @classmethod
@@ -101,6 +118,13 @@ class Session:
     @property
     def state(self) -> State:
         return self._frames[-1].states[-1]
+
+    @property
+    def start_event(self) -> Start:
+        """The game's set-up: seats, rules, the box's deck, the bot seats."""
+        first = self._frames[0].entry
+        assert isinstance(first, Start)
+        return first
 
     @property
     def log(self) -> tuple[Event, ...]:

@@ -56,6 +56,7 @@ import logging
 import time
 from collections.abc import Callable
 
+from companion import bots
 from companion.cards import UnknownCard, card
 from companion.choices import DEFAULT_COUNTDOWN, Choice, ChoiceCollector
 from companion.engine import Phase, RuleError, State, Unplayable, why_unplayable
@@ -119,6 +120,10 @@ class Table:
         self._steps = 0  # steps taken since this table was built: notices end with one
         self._undo_armed: tuple[int, frozenset[int]] | None = None  # (step, chosen) warned of
         self.camera = CameraStatus.NO_CAMERA
+        start = session.start_event
+        self.bots: dict[int, str] = dict(start.bots)  # seat -> strategy
+        # A bot's randomness comes from the game's set-up, so a game replays alike.
+        self._bot_seed = "\x1f".join(start.seats)
         self.collector = ChoiceCollector(
             self._on_reveal, countdown=countdown, clock=clock, on_change=self._changed
         )
@@ -290,7 +295,12 @@ class Table:
     # --- choices -------------------------------------------------------------------
 
     def press(self, seat: int, choice: Choice) -> bool:
-        """A seat pressed torch or camp; False if no choice of that seat is due."""
+        """A seat pressed torch or camp; False if no choice of that seat is due.
+
+        The buttons of a bot seat are ignored: the bot has chosen already.
+        """
+        if seat in self.bots:
+            return False
         self._quiet += 1
         try:
             taken = self.collector.press(seat, choice)
@@ -426,6 +436,19 @@ class Table:
         if turn != self._turn or not self.collector.is_open:
             self._turn = turn
             self.collector.open(state.due)
+            self._bots_choose(state)
+
+    def _bots_choose(self, state: State) -> None:
+        """Every bot seat still in chooses now, counted as pressed like a person.
+
+        It sees only its :class:`~companion.bots.View` (never the other
+        choices); what it chose stays in the collector until the reveal.
+        """
+        for seat in state.due:
+            strategy = self.bots.get(seat)
+            if strategy is not None:
+                choice = bots.decide(strategy, bots.view(state, seat, seed=self._bot_seed))
+                self.collector.press(seat, choice)
 
     def close(self) -> None:
         """Stop the turn and forget the listeners (the store is the caller's)."""

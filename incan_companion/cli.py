@@ -43,6 +43,7 @@ class _Parser(argparse.ArgumentParser):
 COMMANDS: dict[str, str] = {
     "replay": "game",
     "export": "game",
+    "review": "review",
     "run": "app",
     "demo": "app",
     "scan": "vision",

@@ -66,6 +66,7 @@ HEADER_CLASSES = frozenset({"HeaderLabel", "ColumnHeader"})
 #: Every state the scripted game shows, in order, and the screen it is on.
 STATES = (
     ("01-setup", "setup"),
+    ("01b-setup-bots", "bots"),
     ("02-setup-keyboard", "setup"),
     ("03-table-draw", "table"),
     ("04-choose-waiting", "table"),
@@ -92,6 +93,7 @@ STATES = (
     ("22-round-end-all-left", "round_end"),
     ("23-round-5-summary", "round_end"),
     ("24-game-over", "game_over"),
+    ("24r-review", "review"),
     ("25-table-game-over", "table"),
 )
 SCREENS = tuple(dict.fromkeys(screen for _state, screen in STATES))
@@ -616,7 +618,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     states: list[dict[str, Any]] = []
     failures: list[dict[str, Any]] = []
     screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm",
-                 "RoundLog": "round_log"}
+                 "RoundLog": "round_log", "BotSeats": "bots", "ReviewPanel": "review"}
 
     def look(state: str) -> None:
         _frames(4)
@@ -671,6 +673,14 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     setup.start()
     assert setup.problem, "two seats of one name must be refused"
     look("01-setup")
+    setup.open_bots()  # every seat's kind on show: a person and each strategy
+    bots_popup = setup.bots_popup
+    for seat in range(seats):
+        for _turn in range(seat % 4):
+            bots_popup.cycle(seat)
+    look("01b-setup-bots")
+    bots_popup.dismiss(animation=False)  # not done: the seats stay people
+    assert not setup.bots()
     boxes[seats - 1].focus = True
     _frames()
     assert setup.keyboard_shown
@@ -786,6 +796,10 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     look("23-round-5-summary")
     app.show_screen("game_over")
     look("24-game-over")
+    app.open_review()
+    assert app.review_view is not None
+    look("24r-review")
+    app.review_view.dismiss(animation=False)
     app.show_screen("table")
     look("25-table-game-over")
     app.stop()

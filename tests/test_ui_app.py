@@ -326,6 +326,16 @@ def test_game_over_screen(app: CompanionApp, clock: VirtualClock) -> None:
     assert len(screen.ids.chart.series) == 8
     assert all(len(s) == 5 for s in screen.ids.chart.series)
     shot(app, "6-game-over")
+    # The review: a row a seat, each with its choices and its luck.
+    tap(find_button(screen, "Review"))
+    panel = app.review_view
+    assert panel is not None
+    texts = [w.text for w in panel.ids.rows.children[::-1]]
+    assert texts[:4] == ["seat", "score", "choices", "luck"]
+    assert texts[4:8:1][0] == "Ana" and len(texts) == 4 * 9
+    shot(app, "6r-review")
+    tap(find_button(panel, "Back"))
+    assert app.review_view is None
 
 
 def test_hidden_tents_on_screen(app: CompanionApp, clock: VirtualClock) -> None:
@@ -358,6 +368,49 @@ def test_a_resumed_game_keeps_the_hidden_tents_it_was_started_with(
     assert [b for _n, _h, b in seat_texts(app)] == ["•••", "•••", "•••"]
     assert app.games.hidden_tents(game) is True
     app.hidden_tents = False
+
+
+def test_a_bot_seat_and_the_box_chosen_at_set_up(app: CompanionApp, clock: VirtualClock) -> None:
+    app.games.leave()
+    app.show_setup()
+    frames(2)
+    setup = app.setup_screen
+    setup.seat_count = 3
+    for i, name in enumerate(("Ana", "Bo", "Cy")):
+        setup.name_inputs[i].text = name
+    frames(2)
+    tap(find_button(setup, "Box: 15 treasures"))
+    assert setup.deck == "14-treasures"
+    tap(find_button(setup, "Bots: none"))
+    popup = setup.bots_popup
+    assert popup is not None
+    for _turn in range(3):  # person -> cautious -> greedy -> random
+        tap(popup.buttons[2])
+    assert popup.buttons[2].text == "bot: random"
+    for _turn in range(3):  # ... and every seat a bot is refused at the start
+        tap(popup.buttons[0])
+        tap(popup.buttons[1])
+    tap(find_button(popup, "Done"))
+    assert setup.bots_text == "Bots: 3 seats"
+    tap(find_button(setup, "Start"))
+    assert setup.problem == "At least one seat must be a person."
+    tap(find_button(setup, "Bots: 3 seats"))
+    tap(setup.bots_popup.buttons[0])  # random -> person
+    tap(find_button(setup.bots_popup, "Done"))
+    tap(find_button(setup, "Start"))
+    table = app.table
+    assert app.sm is not None and app.sm.current == "table" and table is not None
+    start = table.session.start_event
+    assert start.deck == "14-treasures"
+    assert start.bots == ((1, "random"), (2, "random"))
+    assert [r for r, _h, _b in seat_texts(app)] == ["Ana", "\u25c6 Bo", "\u25c6 Cy"]
+    assert app.games.last_deck() == "14-treasures"
+    assert not table.enter_card("T17")  # not in this box
+    table.enter_card("T9")
+    frames(2)
+    assert table.collector.chosen == {1, 2}  # the bots chose at once
+    assert not table.press(1, Choice.CAMP)  # a bot seat's buttons do nothing
+    shot(app, "7-bots")
 
 
 def test_only_kivys_cut_buffer_alarm_is_kept_off_the_console() -> None:

@@ -261,3 +261,39 @@ def test_setup_problems() -> None:
 def test_resume_text() -> None:
     s = play(3, "incan-gold", "T1", [0, 1, 2], "T2").state
     assert resume_text(s) == "Resume: round 2, Ana, Bo, Cy"
+
+
+def test_a_bot_seat_is_marked_and_a_table_needs_a_person() -> None:
+    from ui.presenters import bot_name, bots_label, deck_label, seat_kind_label
+
+    view = table_view(play(3, "incan-gold", "T9").state, bots=(2,))
+    assert [s.name for s in view.seats] == ["Ana", "Bo", "\u25c6 Cy"] == [
+        "Ana", "Bo", bot_name("Cy")
+    ]  # fmt: skip
+    assert setup_problem(["Ana", "Bo", "Cy"], ["greedy", "random", "cautious"]) == (
+        "At least one seat must be a person."
+    )
+    assert setup_problem(["Ana", "Bo", "Cy"], ["person", "random", "cautious"]) == ""
+    assert bots_label(["person"] * 3) == "Bots: none"
+    assert bots_label(["person", "greedy"]) == "Bots: 1 seat"
+    assert bots_label(["random", "greedy"]) == "Bots: 2 seats"
+    assert seat_kind_label("greedy") == "bot: greedy" and seat_kind_label("person") == "person"
+    assert deck_label("14-treasures") == "Box: 14 treasures"
+
+
+def test_the_review_view_says_choices_and_luck_with_their_signs() -> None:
+    from companion.events import Draw, Reveal, Start
+    from companion.session import Session
+    from ui.presenters import review_view
+
+    session = Session.replay(
+        [Start(("Ana", "Bo", "Cy")), Draw("T11A"), Reveal((0,)), Draw("SNAKE1"), Reveal(()),
+         Draw("SNAKE2")]
+    )  # fmt: skip
+    view = review_view(session, bots=(1,))
+    # Ana: choices 14/15 = 0.93, luck 58/31 = 1.87; Bo: 653/290 = 2.25, luck -4.38.
+    assert [(r.name, r.total, r.choices, r.luck) for r in view.rows] == [
+        ("Ana", "5", "+0.9", "+1.9"),
+        ("\u25c6 Bo", "0", "+2.3", "\u22124.4"),
+        ("Cy", "0", "+2.3", "\u22124.4"),
+    ]

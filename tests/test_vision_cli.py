@@ -160,3 +160,19 @@ def test_the_help_states_the_real_default_size(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         main(["stickers", "--help"])
     assert f"(default {DEFAULT_SIZE_MM:g})" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_sheet_of_one_box_prints_only_its_cards(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    pdf = tmp_path / "s.pdf"
+    assert main(["stickers", "--out", str(pdf), "--deck", "14-treasures"]) == 0
+    pages = pdf_pages(pdf, dpi=100)
+    decoder = Decoder(skip_unchanged=False)
+    read = [c for page in pages for c in decoder.decode(page).cards]
+    assert sorted(read) == sorted(c for c in ALL_IDS if c != "T17")
+    capsys.readouterr()
+    assert main(["stickers", "--out", str(pdf), "--deck", "box"]) == 2
+    assert capsys.readouterr().err == (
+        "incan-companion: stickers: unknown deck 'box' (one of incan-gold, 14-treasures)\n"
+    )

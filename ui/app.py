@@ -28,16 +28,16 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")  # Kivy must never parse our options
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
-from kivy.lang import Builder
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
+from companion.cards import DEFAULT_EDITION
 from companion.engine import DEFAULT_SEATS, Bust, Phase, State
 from companion.events import Start
 from companion.games import Games
 from companion.rules import DEFAULT_RULES
 from companion.table import Table
-from ui import i18n, presenters
+from ui import i18n, kv, presenters
 from ui.controls import Controls
 from ui.cues import cues, tick_cue
 from ui.i18n import _
@@ -45,35 +45,12 @@ from ui.sound import SilentBoard, Sounds
 
 _log = logging.getLogger(__name__)
 
-KV_DIR = Path(__file__).resolve().parent
-#: What the first screen needs; the other screens' files load when they are
-#: first built (after the first frame): Kivy's parser is slow, and start-up
-#: shows one screen.
-KV_FIRST = ("widgets.kv", "table.kv", "setup.kv")
+#: The files of what is not on the first screen, loaded a moment after it.
 KV_LATER = ("round_end.kv", "game_over.kv", "picker.kv", "menu.kv")
-KV_FILES = KV_FIRST + KV_LATER
 TICK_S = 0.1  # the countdown and a stepped camera run at this period
 BUST_HOLD_S = 4.0  # how long the busting pair holds the table before the summary
 #: After the first frame, the screens not on show are built this much later.
 BUILD_LATER_S = 0.3
-_kv_loaded: set[str] = set()
-
-
-def load_kv(*names: str) -> None:
-    """Load these .kv files (default: those of the first screen), each once per
-    process (Builder rules are global)."""
-    import ui.game_over_screen
-    import ui.menu
-    import ui.picker
-    import ui.round_end_screen
-    import ui.setup_screen
-    import ui.table_screen
-    import ui.widgets  # noqa: F401  (registers the widget classes for kv)
-
-    for name in names or KV_FIRST:
-        if name not in _kv_loaded:
-            Builder.load_file(str(KV_DIR / name))
-            _kv_loaded.add(name)
 
 
 def post(fn: Callable[[], None]) -> None:
@@ -118,6 +95,7 @@ class CompanionApp(App):
         self.bust_to_summary_s: float | None = None  # the last bust's moment, measured
         self.menu: Any = None
         self.round_log_view: Any = None
+        self.review_view: Any = None
         self.show_odds = games.odds_shown()
         self.autoplay = autoplay
         self.screenshot_path = screenshot
@@ -142,13 +120,13 @@ class CompanionApp(App):
             register_fonts()  # one font for every language, before the first label
         except Exception:
             _log.exception("fonts")
-        load_kv()
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
         self._make_screens()
         self.setup_screen.seat_count = self.default_seats
         self.setup_screen.rules = self.default_rules
         self.setup_screen.hidden_tents = self.hidden_tents
+        self.setup_screen.deck = self.games.last_deck()  # the table's box rarely changes
         if self.games.table is not None:
             self.hidden_tents = self.games.hidden_tents(self.games.table.game)
             self.attach(self.games.table)
@@ -184,7 +162,6 @@ class CompanionApp(App):
         if self._round_end_screen is None:
             from ui.round_end_screen import RoundEndScreen
 
-            load_kv("round_end.kv")
             self._round_end_screen = RoundEndScreen()
             assert self.sm is not None
             self.sm.add_widget(self._round_end_screen)
@@ -196,7 +173,6 @@ class CompanionApp(App):
         if self._game_over_screen is None:
             from ui.game_over_screen import GameOverScreen
 
-            load_kv("game_over.kv")
             self._game_over_screen = GameOverScreen()
             assert self.sm is not None
             self.sm.add_widget(self._game_over_screen)
@@ -221,7 +197,7 @@ class CompanionApp(App):
         """What the first screen did not need, built while the table is read."""
         if self.sm is None:
             return
-        load_kv(*KV_LATER)
+        kv.load(*KV_LATER)
         _ = self.round_end_screen, self.game_over_screen
 
     def choose_language(self, code: str) -> None:
@@ -235,7 +211,7 @@ class CompanionApp(App):
         old = self.setup_screen
         placeholders = [_("Player {n}").format(n=n + 1) for n in range(len(old.name_inputs))]
         typed = [box.text for box in old.name_inputs]
-        kept = (old.seat_count, old.rules, old.hidden_tents)
+        kept = (old.seat_count, old.rules, old.hidden_tents, old.deck, list(old.seat_kinds))
         try:
             i18n.set_language(code)
         except ValueError:
@@ -258,7 +234,7 @@ class CompanionApp(App):
         for box, text, placeholder in zip(new.name_inputs, typed, placeholders, strict=True):
             if text != placeholder:  # a name someone typed stays; "Player 3" is translated
                 box.text = text
-        new.seat_count, new.rules, new.hidden_tents = kept
+        new.seat_count, new.rules, new.hidden_tents, new.deck, new.seat_kinds = kept
         self.table_screen.holding = self._holding is not None  # a new screen, the same moment
         self.refresh()
         if was_on == "setup" or self.table is None:
@@ -322,6 +298,7 @@ class CompanionApp(App):
             notice_level=notice.level if notice else "info",
             can_undo=table.can_undo,
             show_odds=self.show_odds,
+            bots=table.bots,
         )
         tick = tick_cue(self._countdown_shown, view.countdown)
         if tick is not None:
@@ -415,10 +392,20 @@ class CompanionApp(App):
 
     # --- what the players do ---------------------------------------------------------
 
-    def start_game(self, names: list[str], rules: str, hidden_tents: bool) -> None:
+    def start_game(
+        self,
+        names: list[str],
+        rules: str,
+        hidden_tents: bool,
+        *,
+        deck: str = DEFAULT_EDITION,
+        bots: tuple[tuple[int, str], ...] = (),
+    ) -> None:
         self.hidden_tents = hidden_tents
         try:
-            table = self.games.new_game(Start(tuple(names), rules), hidden_tents=hidden_tents)
+            table = self.games.new_game(
+                Start(tuple(names), rules, deck, bots), hidden_tents=hidden_tents
+            )
         except Exception as e:
             _log.exception("new game")
             self.setup_screen.problem = str(e)
@@ -456,7 +443,6 @@ class CompanionApp(App):
     def _open_picker(self, view: presenters.PickerView, on_pick: Callable[[str], object]) -> None:
         from ui.picker import CardPicker
 
-        load_kv("picker.kv")
         if self.picker is not None:
             self.picker.dismiss()
         def picked(card_id: str) -> None:
@@ -471,7 +457,6 @@ class CompanionApp(App):
     def open_menu(self) -> None:
         from ui.menu import GameMenu
 
-        load_kv("menu.kv")
         if self.menu is not None:
             self.menu.dismiss(animation=False)
         table = self.table
@@ -484,11 +469,27 @@ class CompanionApp(App):
         self.menu.bind(on_dismiss=lambda *a: setattr(self, "menu", None))
         self.menu.open(animation=False)
 
+    def open_review(self) -> None:
+        """The game-over review: each seat's choices against the odds, and its luck."""
+        from ui.menu import ReviewPanel
+
+        table = self.table
+        if table is None:
+            return
+        try:
+            view = presenters.review_view(table.session, table.bots)
+        except Exception:  # a review is an extra: never a crash at the end of a game
+            _log.exception("review")
+            return
+        panel = ReviewPanel(view)
+        panel.bind(on_dismiss=lambda *a: setattr(self, "review_view", None))
+        panel.open(animation=False)
+        self.review_view = panel
+
     def open_round_log(self) -> None:
         """The game card by card, from its moves (undo and corrections resolved)."""
         from ui.menu import RoundLog
 
-        load_kv("menu.kv")
         table = self.table
         if table is None:
             return
@@ -502,7 +503,6 @@ class CompanionApp(App):
     def _confirm(self, question: str, yes: str, on_yes: Callable[[], None]) -> None:
         from ui.menu import Confirm
 
-        load_kv("menu.kv")
         Confirm(question, yes, _("Cancel"), on_yes).open(animation=False)
 
     def menu_new_game(self) -> None:

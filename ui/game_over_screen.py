@@ -9,6 +9,7 @@ from kivy.metrics import dp, sp
 from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
+from ui import kv
 from ui.presenters import GameOverView
 from ui.round_end_screen import (
     GOLD,
@@ -32,6 +33,10 @@ class GameOverScreen(Screen):
     tie_break = StringProperty("")
     winners_size = NumericProperty(sp(28))
     table_width = NumericProperty(dp(400))
+
+    def __init__(self, **kwargs: Any) -> None:
+        kv.load("game_over.kv")
+        super().__init__(**kwargs)
 
     def show(self, v: GameOverView) -> None:
         self.heading = v.heading

@@ -13,9 +13,11 @@ from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
+from ui import kv
 from ui.i18n import LANGUAGES, language
+from ui.presenters import SEAT_KINDS, ReviewView, seat_kind_label
 
-__all__ = ["LOG_PAGE", "Confirm", "GameMenu", "RoundLog"]
+__all__ = ["LOG_PAGE", "BotSeats", "Confirm", "GameMenu", "ReviewPanel", "RoundLog"]
 
 #: Lines of the round log on one page: two lines each at the most still fit.
 LOG_PAGE = 9
@@ -33,6 +35,7 @@ class GameMenu(ModalView):
 
     def __init__(self, *, rules_text: str, volume: float, muted: bool, in_game: bool,
                  odds: bool = False, **kwargs: Any) -> None:
+        kv.load("menu.kv")
         super().__init__(**kwargs)
         self.odds = odds
         self.rules_text = rules_text
@@ -64,6 +67,7 @@ class RoundLog(ModalView):
     can_go_later = BooleanProperty(False)
 
     def __init__(self, lines: Sequence[str], **kwargs: Any) -> None:
+        kv.load("menu.kv")
         super().__init__(**kwargs)
         self.lines = list(lines)
         last = max(0, len(self.lines) - 1) // LOG_PAGE
@@ -88,6 +92,7 @@ class Confirm(ModalView):
 
     def __init__(self, question: str, yes: str, no: str, on_yes: Callable[[], None],
                  **kwargs: Any) -> None:
+        kv.load("menu.kv")
         super().__init__(**kwargs)
         self.question, self.yes, self.no = question, yes, no
         self._on_yes = on_yes
@@ -95,3 +100,54 @@ class Confirm(ModalView):
     def confirm(self) -> None:
         self.dismiss(animation=False)
         self._on_yes()
+
+
+class ReviewPanel(ModalView):
+    """The game-over review: each seat's score, its choices against the odds and
+    its luck with the cards, one row a seat, every figure whole on screen."""
+
+    title = StringProperty("")
+    explain = StringProperty("")
+
+    def __init__(self, view: ReviewView, **kwargs: Any) -> None:
+        kv.load("menu.kv")
+        super().__init__(**kwargs)
+        self.title, self.explain = view.title, view.explain
+        grid = self.ids.rows
+        for i, header in enumerate(view.headers):
+            grid.add_widget(Factory.ReviewHeader(text=header, halign="left" if i == 0 else "right"))
+        for row in view.rows:
+            grid.add_widget(Factory.ReviewCell(text=row.name, color=row.colour, halign="left"))
+            for text in (row.total, row.choices, row.luck):
+                grid.add_widget(Factory.ReviewCell(text=text, halign="right"))
+
+
+class BotSeats(ModalView):
+    """The set-up's bot seats: a row per seat, its name and a button that makes it
+    a person or a bot of each strategy in turn. ``kinds`` is changed in place
+    and ``on_done(kinds)`` is called when the table is done."""
+
+    def __init__(self, names: Sequence[str], kinds: Sequence[str],
+                 on_done: Callable[[list[str]], None], **kwargs: Any) -> None:
+        kv.load("menu.kv")
+        super().__init__(**kwargs)
+        self.kinds = list(kinds)
+        self._on_done = on_done
+        self.buttons: list[Any] = []
+        grid = self.ids.rows
+        for seat, name in enumerate(names):
+            grid.add_widget(Factory.ReviewCell(text=name, halign="left"))
+            button = Factory.BigButton(text=seat_kind_label(self.kinds[seat]))
+            button.bind(on_release=lambda b, s=seat: self.cycle(s))
+            grid.add_widget(button)
+            self.buttons.append(button)
+
+    def cycle(self, seat: int) -> None:
+        """The seat's next kind: person, then each strategy, then a person again."""
+        now = SEAT_KINDS.index(self.kinds[seat]) if self.kinds[seat] in SEAT_KINDS else 0
+        self.kinds[seat] = SEAT_KINDS[(now + 1) % len(SEAT_KINDS)]
+        self.buttons[seat].text = seat_kind_label(self.kinds[seat])
+
+    def done(self) -> None:
+        self.dismiss(animation=False)
+        self._on_done(self.kinds)

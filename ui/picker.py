@@ -14,6 +14,7 @@ from typing import Any
 from kivy.properties import StringProperty
 from kivy.uix.modalview import ModalView
 
+from ui import kv
 from ui.presenters import PickerView
 from ui.widgets import CardFaceWidget
 
@@ -25,6 +26,7 @@ class CardPicker(ModalView):
     empty = StringProperty("")
 
     def __init__(self, view: PickerView, on_pick: Callable[[str], None], **kwargs: Any) -> None:
+        kv.load("picker.kv")
         super().__init__(**kwargs)
         self.title = view.title
         self.empty = view.empty

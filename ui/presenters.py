@@ -17,12 +17,14 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from companion.cards import CATALOGUE, ROUNDS
+from companion.cards import CATALOGUE, EDITIONS, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
-from companion.events import Draw, Move, Start
+from companion.events import STRATEGIES, Draw, Move, Start
 from companion.notices import CameraStatus, CardHeld, Reason
 from companion.odds import odds
+from companion.review import review
 from companion.rules import RULE_SETS
+from companion.session import Session
 from ui.i18n import _, language, ngettext, text_width
 from ui.words import (
     camera_text,
@@ -32,11 +34,16 @@ from ui.words import (
     names,
     notice_text,
     phase_name,
+    signed,
     status_name,
+    strategy_name,
 )
 
 __all__ = [
+    "BOT_MARK",
+    "DECK_CHOICES",
     "HIDDEN",
+    "SEAT_KINDS",
     "CardFace",
     "ChartView",
     "FinalSeat",
@@ -44,23 +51,30 @@ __all__ = [
     "PathCardView",
     "PickerTile",
     "PickerView",
+    "ReviewRow",
+    "ReviewView",
     "RoundEndSeat",
     "RoundEndView",
     "ScoreColumns",
     "SeatView",
     "TableView",
+    "bot_name",
+    "bots_label",
     "card_face",
     "chart_view",
     "countdown_text",
+    "deck_label",
     "game_over_view",
     "gem_pieces",
     "odds_text",
     "picker_view",
     "pieces_text",
     "place_name",
+    "review_view",
     "round_end_view",
     "round_log",
     "rules_label",
+    "seat_kind_label",
     "table_view",
 ]
 
@@ -260,6 +274,7 @@ def table_view(
     notice_level: str = "info",
     can_undo: bool = False,
     show_odds: bool = False,
+    bots: Collection[int] = (),
 ) -> TableView:
     """The main screen. ``due``/``chosen`` come from the ChoiceCollector: who, never what."""
     hide = _hidden(state, hidden_tents)
@@ -297,7 +312,7 @@ def table_view(
         seats.append(
             SeatView(
                 index=i,
-                name=s.name,
+                name=bot_name(s.name) if i in bots else s.name,
                 colour=SEAT_COLOURS[i % len(SEAT_COLOURS)],
                 status=status_name(s.status),
                 status_key=s.status.value,
@@ -684,9 +699,11 @@ def game_over_view(state: State) -> GameOverView:
 RULE_CHOICES: tuple[str, ...] = tuple(RULE_SETS)
 
 
-def setup_problem(names_given: Sequence[str]) -> str:
-    """Why these seat names cannot start a game, or "" if they can."""
+def setup_problem(names_given: Sequence[str], kinds: Sequence[str] = ()) -> str:
+    """Why these seat names (and seat kinds) cannot start a game, or "" if they can."""
     cleaned = [n.strip() for n in names_given]
+    if cleaned and kinds and all(k != "person" for k in kinds[: len(cleaned)]):
+        return _("At least one seat must be a person.")
     if not MIN_SEATS <= len(cleaned) <= MAX_SEATS:
         return _("A game has {least} to {most} seats.").format(least=MIN_SEATS, most=MAX_SEATS)
     for i, n in enumerate(cleaned):
@@ -706,6 +723,86 @@ def resume_text(state: State) -> str:
         round=state.round, names=", ".join(s.name for s in state.seats)
     )
 
+
+
+# --- bots and the post-game review ------------------------------------------------------
+
+#: Before a bot seat's name wherever the table sees it: the device plays that seat.
+BOT_MARK = "\u25c6"
+#: What a seat on the set-up screen can be: a person, or a bot of each strategy.
+SEAT_KINDS: tuple[str, ...] = ("person", *STRATEGIES)
+
+
+def bot_name(name: str) -> str:
+    """A bot seat's name as the screens show it."""
+    return f"{BOT_MARK} {name}"
+
+
+def seat_kind_label(kind: str) -> str:
+    """The set-up's word for what a seat is: a person, or the bot's strategy."""
+    if kind == "person":
+        return _("person")
+    return _("bot: {strategy}").format(strategy=strategy_name(kind))
+
+
+def bots_label(kinds: Sequence[str]) -> str:
+    """The set-up's Bots button: how many seats the device plays."""
+    n = sum(1 for k in kinds if k != "person")
+    if not n:
+        return _("Bots: none")
+    return ngettext("Bots: {n} seat", "Bots: {n} seats", n).format(n=n)
+
+
+def deck_label(deck: str) -> str:
+    """The set-up's name of a box edition."""
+    return {
+        "incan-gold": _("Box: 15 treasures"),
+        "14-treasures": _("Box: 14 treasures"),
+    }.get(deck, deck)
+
+
+DECK_CHOICES: tuple[str, ...] = tuple(EDITIONS)
+
+
+@dataclass(frozen=True)
+class ReviewRow:
+    name: str
+    colour: Colour
+    total: str
+    choices: str
+    luck: str
+
+
+@dataclass(frozen=True)
+class ReviewView:
+    title: str
+    explain: str
+    headers: tuple[str, str, str, str]
+    rows: tuple[ReviewRow, ...]
+
+
+def review_view(session: Session, bots: Collection[int] = ()) -> ReviewView:
+    """The game-over review: per seat its total, and its choices against its luck."""
+    result = review(session)
+    rows = tuple(
+        ReviewRow(
+            name=bot_name(s.name) if s.seat in bots else s.name,
+            colour=SEAT_COLOURS[s.seat % len(SEAT_COLOURS)],
+            total=str(s.total),
+            choices=signed(s.choices),
+            luck=signed(s.luck),
+        )
+        for s in result.seats
+    )
+    return ReviewView(
+        title=_("Choices vs luck"),
+        explain=_(
+            "Choices: what each torch or camp gained over the other choice, at the odds of "
+            "the moment. Luck: what the cards gave beyond their average."
+        ),
+        headers=(_("seat"), _("score"), _("choices"), _("luck")),
+        rows=rows,
+    )
 
 
 # --- the odds of the next card ---------------------------------------------------------

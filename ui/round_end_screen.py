@@ -22,6 +22,7 @@ from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
+from ui import kv
 from ui.i18n import language
 from ui.presenters import RoundEndView, ScoreColumns
 
@@ -314,6 +315,10 @@ class RoundEndScreen(Screen):
     todo = StringProperty("")
     button = StringProperty("")
     goes_to = StringProperty("table")
+
+    def __init__(self, **kwargs: Any) -> None:
+        kv.load("round_end.kv")
+        super().__init__(**kwargs)
 
     def show(self, v: RoundEndView) -> None:
         self.heading = v.heading

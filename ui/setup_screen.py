@@ -12,14 +12,23 @@ from typing import Any
 
 from kivy.factory import Factory
 from kivy.metrics import dp
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.screenmanager import Screen
 
 from companion.engine import MAX_SEATS, MIN_SEATS
+from ui import kv
 from ui.i18n import LANGUAGES, _, language, text_width
 from ui.keyboard import NameKeyboard
-from ui.presenters import MAX_NAME_COLUMNS, RULE_CHOICES, rules_label, setup_problem
+from ui.presenters import (
+    DECK_CHOICES,
+    MAX_NAME_COLUMNS,
+    RULE_CHOICES,
+    bots_label,
+    deck_label,
+    rules_label,
+    setup_problem,
+)
 
 TYPING_MIN_DP = 200  # seats, names and the problem line, above the keyboard
 
@@ -44,10 +53,20 @@ class SetupScreen(Screen):
     seat_count = NumericProperty(4)
     rules = StringProperty("incan-gold")
     hidden_tents = BooleanProperty(False)
+    deck = StringProperty("incan-gold")  # the edition of the table's box
+    # Per seat: "person" or the strategy of a bot playing it.
+    seat_kinds = ListProperty(["person"] * MAX_SEATS)
+    deck_text = StringProperty("")
+    bots_text = StringProperty("")
+    bots_popup: Any = None
     problem = StringProperty("")
     resume_text = StringProperty("")  # "" when there is no unfinished game
     typing = BooleanProperty(False)  # the keyboard is up: only seats, names and problem show
     keyboard: NameKeyboard | None = None  # made when a name field first gets focus
+
+    def __init__(self, **kwargs: Any) -> None:
+        kv.load("setup.kv")
+        super().__init__(**kwargs)
 
     def on_kv_post(self, base_widget: Any) -> None:
         for i, name in enumerate(RULE_CHOICES):
@@ -64,6 +83,13 @@ class SetupScreen(Screen):
             box.bind(focus=self._name_focus, text=self._name_length)
         # Rebuilt in another language, this screen leaves its manager.
         self.bind(manager=self._managed)
+        self.bind(deck=self._choices_said, seat_kinds=self._choices_said,
+                  seat_count=self._choices_said)
+        self._choices_said()
+
+    def _choices_said(self, *args: Any) -> None:
+        self.deck_text = deck_label(self.deck)
+        self.bots_text = bots_label(self.seat_kinds[: int(self.seat_count)])
 
     @staticmethod
     def placeholder(seat: int) -> str:
@@ -152,14 +178,43 @@ class SetupScreen(Screen):
         self.seat_count = max(MIN_SEATS, min(MAX_SEATS, int(self.seat_count) + delta))
         self.problem = ""
 
+    def next_deck(self) -> None:
+        """The box toggle: the next edition of the deck."""
+        now = DECK_CHOICES.index(self.deck) if self.deck in DECK_CHOICES else 0
+        self.deck = DECK_CHOICES[(now + 1) % len(DECK_CHOICES)]
+
+    def open_bots(self) -> None:
+        """The bot seats: which seats the device plays, and how."""
+        from ui.menu import BotSeats
+
+        self.hide_keyboard()
+        names = [n or self.placeholder(i) for i, n in enumerate(self.names())]
+
+        def done(kinds: list[str]) -> None:
+            self.seat_kinds = kinds + list(self.seat_kinds[len(kinds):])
+            self.problem = ""
+
+        self.bots_popup = BotSeats(names, self.seat_kinds[: len(names)], done)
+        self.bots_popup.open(animation=False)
+
+    def bots(self) -> tuple[tuple[int, str], ...]:
+        """The bot seats among the seats in play: (seat, strategy)."""
+        return tuple(
+            (i, kind)
+            for i, kind in enumerate(self.seat_kinds[: int(self.seat_count)])
+            if kind != "person"
+        )
+
     def names(self) -> list[str]:
         return [box.text.strip() for box in self.name_inputs[: int(self.seat_count)]]
 
     def start(self) -> None:
         names = self.names()
-        self.problem = setup_problem(names)
+        self.problem = setup_problem(names, self.seat_kinds[: len(names)])
         if self.problem:
             return
         from kivy.app import App
 
-        App.get_running_app().start_game(names, self.rules, self.hidden_tents)
+        App.get_running_app().start_game(
+            names, self.rules, self.hidden_tents, deck=self.deck, bots=self.bots()
+        )

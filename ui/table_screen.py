@@ -21,6 +21,7 @@ from kivy.properties import (
 )
 from kivy.uix.screenmanager import Screen
 
+from ui import kv
 from ui.presenters import TableView
 
 STATUS_COLOURS = {
@@ -57,6 +58,10 @@ class TableScreen(Screen):
     name_size = NumericProperty(sp(20))
     number_size = NumericProperty(sp(22))
     path_height = NumericProperty(dp(64))
+
+    def __init__(self, **kwargs: Any) -> None:
+        kv.load("table.kv")
+        super().__init__(**kwargs)
 
     def show(self, v: TableView) -> None:
         self.heading = v.heading

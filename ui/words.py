@@ -9,6 +9,11 @@ command line uses this module.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from fractions import Fraction
+
+from babel.numbers import format_decimal
+
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import (
     ArtifactOnPath,
@@ -44,7 +49,8 @@ from companion.notices import (
     Undone,
     UndoWouldDropChoices,
 )
-from ui.i18n import _, ngettext, pgettext
+from companion.review import Review, SeatReview
+from ui.i18n import _, language, ngettext, pgettext
 
 
 def hazard_name(kind: str) -> str:
@@ -313,6 +319,8 @@ def _why_not(card: str, why: Unplayable) -> str:
         return _("{card} has left the game.").format(card=named)
     if why is Unplayable.NO_ARTIFACTS:
         return _("{card} is not played with these rules.").format(card=named)
+    if why is Unplayable.NOT_IN_BOX:
+        return _("{card} is not in this table's box.").format(card=named)
     return _("{card} cannot come now.").format(card=named)
 
 
@@ -330,3 +338,60 @@ def camera_text(status: CameraStatus) -> str:
         CameraStatus.NO_CAMERA: _("no camera: enter cards by tapping"),
         CameraStatus.STARTING: _("camera starting…"),
     }[status]
+
+
+# --- the post-game review -------------------------------------------------------------
+
+
+def signed(value: Fraction) -> str:
+    """A review figure with its sign and one decimal, as the language writes it."""
+    shown = format_decimal(abs(float(value)), format="0.0", locale=language())
+    if round(abs(float(value)), 1) == 0:
+        return shown
+    return ("+" if value > 0 else "\u2212") + shown
+
+
+def review_line(seat: SeatReview) -> str:
+    """A seat's review in one line: what its choices and the cards made of its score."""
+    return _("choices {choices} · luck {luck}").format(
+        choices=signed(seat.choices), luck=signed(seat.luck)
+    )
+
+
+def review_text(review: Review, bots: Mapping[int, str]) -> str:
+    """The whole review for the terminal: a summary per seat, then its decisions."""
+    lines = []
+    for seat in review.seats:
+        bot = bots.get(seat.seat)
+        name = seat.name if bot is None else _("{name} (bot: {strategy})").format(
+            name=seat.name, strategy=strategy_name(bot)
+        )
+        lines.append(
+            _("{name}: {total} · expected {expected} · {line}").format(
+                name=name, total=seat.total,
+                expected=format_decimal(float(seat.expected), format="0.0", locale=language()),
+                line=review_line(seat),
+            )
+        )
+        for d in seat.decisions:
+            lines.append(
+                "  "
+                + _("round {round}, card {card}: {choice}; staying {stay}, leaving {leave} "
+                    "({gain})").format(
+                    round=d.round, card=d.cards,
+                    choice=_("camp") if d.left else _("torch"),
+                    stay=format_decimal(float(d.stay), format="0.0", locale=language()),
+                    leave=format_decimal(float(d.leave), format="0.0", locale=language()),
+                    gain=signed(d.gain),
+                )
+            )
+    return "\n".join(lines)
+
+
+def strategy_name(strategy: str) -> str:
+    """A bot strategy's name for the table."""
+    return {
+        "cautious": _("cautious"),
+        "greedy": _("greedy"),
+        "random": _("random"),
+    }.get(strategy, strategy)

@@ -27,7 +27,7 @@ from pathlib import Path
 import numpy as np
 import numpy.typing as npt
 
-from companion.cards import ALL_IDS, payload
+from companion.cards import ALL_IDS, edition, payload
 
 DEFAULT_SIZE_MM = 25.0
 MIN_SIZE_MM, MAX_SIZE_MM = 12.0, 60.0
@@ -112,6 +112,17 @@ def _fitted(text: str, font: str, pt: float, width: float) -> float:
 
     wide = float(stringWidth(text, font, pt))
     return pt if wide <= width else max(4.0, pt * width / wide)
+
+
+def deck_cards(deck: str) -> tuple[str, ...]:
+    """Every card of a box edition, in catalogue order: its treasures, the hazards,
+    the artifacts (raises ``UnknownEdition``).
+
+    >>> len(deck_cards("incan-gold")), "T17" in deck_cards("14-treasures")
+    (35, False)
+    """
+    treasures = set(edition(deck))
+    return tuple(c for c in ALL_IDS if not c.startswith("T") or c in treasures)
 
 
 def write_pdf(

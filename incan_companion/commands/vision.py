@@ -25,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (a4)")
     p.add_argument("--size", type=_size_mm, default=None, metavar="MM",
                    help="side of the printed QR symbol in millimetres (default 25)")
+    p.add_argument("--deck", default=None, metavar="DECK",
+                   help="only the cards of this box: incan-gold (default) or 14-treasures")
     p.set_defaults(func=cmd_stickers, words=True)
 
 
@@ -79,18 +81,23 @@ def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: f
 
 def cmd_stickers(args: argparse.Namespace) -> int:
     """Write the sticker sheet PDF."""
+    from companion.cards import DEFAULT_EDITION, UnknownEdition
     from incan_companion.errors import BadInput
     from ui.fonts import ui_font
     from ui.words import card_name
-    from vision.stickers import DEFAULT_SIZE_MM, LabelFont, write_pdf
+    from vision.stickers import DEFAULT_SIZE_MM, LabelFont, deck_cards, write_pdf
 
+    try:
+        cards = deck_cards(args.deck if args.deck is not None else DEFAULT_EDITION)
+    except UnknownEdition as e:
+        raise BadInput(f"stickers: {e}") from None
     out = Path(args.out)
     found = ui_font()
     font = LabelFont(found.name, found.regular, found.bold) if found is not None else None
     try:
         pages = write_pdf(out, paper=args.paper,
                           size_mm=args.size if args.size is not None else DEFAULT_SIZE_MM,
-                          name=card_name, font=font)
+                          cards=cards, name=card_name, font=font)
     except OSError as e:
         raise BadInput(f"{out}: {e.strerror or e}") from None
     except ValueError as e:  # a size or paper out of range, or no font for the language

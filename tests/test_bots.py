@@ -1,0 +1,182 @@
+"""Bot seats: strategies on what a player can see, recorded like a press, ignored buttons."""
+
+from __future__ import annotations
+
+import dataclasses
+from fractions import Fraction
+
+import pytest
+from helpers import NAMES, play
+
+from companion import bots
+from companion.choices import Choice
+from companion.engine import State
+from companion.events import BadEvent, Reveal, Start, from_line, to_line
+from companion.memory import MemoryStore
+from companion.session import BadBots, LogError, Session
+from companion.simulate import VirtualClock
+from companion.table import Table
+
+TORCH, CAMP = Choice.TORCH, Choice.CAMP
+
+
+def test_a_view_holds_no_state_and_nothing_but_numbers() -> None:
+    s = play(4, "incan-gold", "T11A").state
+    v = bots.view(s, 2, seed="x")
+    for f in dataclasses.fields(v):
+        value = getattr(v, f.name)
+        assert isinstance(value, int | Fraction), f.name
+        assert not isinstance(value, State | Session)
+
+
+def test_a_view_holds_only_what_a_player_can_count() -> None:
+    # Nothing about the order of the cards, nor another seat's choice: the fields
+    # are exactly these, and a strategy gets nothing else.
+    assert [f.name for f in dataclasses.fields(bots.View)] == [
+        "seat", "round", "hand", "leftovers", "artifacts_on_path", "seats_in", "cards_left",
+        "bust", "treasure_gain", "roll",
+    ]  # fmt: skip
+
+
+def test_a_stored_game_with_bots_resumes_with_them() -> None:
+    store = MemoryStore()
+    first = Table.new(store, Start(NAMES[:3], bots=((0, "greedy"),)))
+    first.scan("T11A")
+    again = Table.resume(store, first.game)
+    assert again.bots == {0: "greedy"} and again.collector.chosen == {0}
+
+
+def test_the_view_in_numbers() -> None:
+    # T11A with four seats: 2 each, 3 left; then SNAKE1 and SPIDER1.
+    # Left: 31 - 3 = 28 cards, 2 snakes + 2 spiders: bust 4/28 = 1/7.
+    # Treasures left (14, no 11A): floor(v/4) = 0+0+0+1+1+1+1+1+2+2+3+3+3+4 = 22,
+    # gain = 14/28 * 22/14 = 22/28 = 11/14.
+    s = play(4, "incan-gold", "T11A", [], "SNAKE1", [], "SPIDER1").state
+    v = bots.view(s, 1, seed="s")
+    assert (v.hand, v.leftovers, v.seats_in, v.cards_left) == (2, 3, 4, 28)
+    assert v.bust == Fraction(1, 7)
+    assert v.treasure_gain == Fraction(11, 14)
+    # Cautious: 1/7 > 1/8, leave. Greedy: 11/14 > 1/7 * 2 = 4/14, stay.
+    assert bots.decide("cautious", v) is CAMP
+    assert bots.decide("greedy", v) is TORCH
+
+
+def test_greedy_leaves_when_the_loss_outweighs_the_gain() -> None:
+    # T17 for three seats: 5 each, 2 left; Bo and Cy leave; T15 for Ana alone:
+    # hand 5 + 15 = 20. Then SNAKE1, SPIDER1, MUMMY1: 31 - 5 = 26 cards left,
+    # 6 of them snakes, spiders or mummies: bust 6/26 = 3/13.
+    s = play(3, "incan-gold", "T17", [1, 2], "T15", [], "SNAKE1", [], "SPIDER1", [],
+             "MUMMY1").state  # fmt: skip
+    v = bots.view(s, 0, seed="s")
+    assert (v.hand, v.seats_in, v.cards_left) == (20, 1, 26)
+    assert v.bust == Fraction(3, 13)
+    # 13 treasures left alone: 1+2+3+4+5+5+7+7+9+11+11+13+14 = 92; gain 92/26 = 46/13.
+    assert v.treasure_gain == Fraction(46, 13)
+    # Loss 3/13 * 20 = 60/13 > 46/13: leave.
+    assert bots.decide("greedy", v) is CAMP
+
+
+def test_the_random_bot_is_repeatable_and_leaves_about_a_third_of_the_time() -> None:
+    s = play(3, "incan-gold", "T11A").state
+    rolls = [bots.view(s, 0, seed=str(i)).roll for i in range(3000)]
+    assert rolls == [bots.view(s, 0, seed=str(i)).roll for i in range(3000)]
+    camps = sum(bots.randomised(bots.view(s, 0, seed=str(i))) is CAMP for i in range(3000))
+    assert 900 < camps < 1100
+
+
+def test_bots_in_the_start_line_round_trip_and_old_lines_stay() -> None:
+    old = '{"event": "start", "seats": ["Ana", "Bo", "Cy"], "rules": "incan-gold"}'
+    assert to_line(from_line(old)) == old
+    line = ('{"event": "start", "seats": ["Ana", "Bo", "Cy"], "rules": "incan-gold", '
+            '"bots": [{"seat": 2, "strategy": "greedy"}]}')  # fmt: skip
+    start = from_line(line)
+    assert isinstance(start, Start) and start.bots == ((2, "greedy"),)
+    assert start.bot(2) == "greedy" and start.bot(0) is None
+    assert to_line(start) == line
+
+
+@pytest.mark.parametrize(
+    ("bots_field", "reason"),
+    [
+        ('"greedy"', 'start\'s \'bots\' must be a list of {"seat": n, "strategy": name}'),
+        ('[{"seat": 1}]', 'start\'s \'bots\' must be a list of {"seat": n, "strategy": name}'),
+        ('[{"seat": "1", "strategy": "greedy"}]', 'a bot\'s seat must be a whole number, not "1"'),
+        ('[{"seat": 1, "strategy": "clever"}]',
+         'unknown strategy "clever" (one of cautious, greedy, random)'),
+    ],
+)  # fmt: skip
+def test_a_bad_bots_field_is_refused_by_the_parser(bots_field: str, reason: str) -> None:
+    with pytest.raises(BadEvent) as e:
+        from_line(f'{{"event": "start", "seats": ["Ana", "Bo", "Cy"], "bots": {bots_field}}}')
+    assert str(e.value) == reason
+
+
+@pytest.mark.parametrize(
+    ("bots_", "reason"),
+    [
+        (((3, "greedy"),), "line 1: bot seat 3 is out of range (seats 0 to 2)"),
+        (((1, "greedy"), (1, "random")), "line 1: seat 1 is named twice in bots"),
+        (((0, "greedy"), (1, "random"), (2, "cautious")),
+         "line 1: every seat is a bot: a game needs at least one person"),
+    ],
+)  # fmt: skip
+def test_bots_a_game_cannot_have_are_refused(
+    bots_: tuple[tuple[int, str], ...], reason: str
+) -> None:
+    with pytest.raises(LogError) as e:
+        Session.replay([Start(NAMES[:3], bots=bots_)])
+    assert str(e.value) == reason
+    with pytest.raises(BadBots):
+        Table.new(MemoryStore(), Start(NAMES[:3], bots=bots_))
+
+
+def _table(bots_: tuple[tuple[int, str], ...]) -> tuple[Table, VirtualClock]:
+    clock = VirtualClock(0.0)
+    store = MemoryStore()
+    table = Table.new(store, Start(NAMES[:3], bots=bots_), countdown=1.0, clock=clock)
+    return table, clock
+
+
+def test_a_bot_has_chosen_when_the_turn_opens_and_its_buttons_are_ignored() -> None:
+    table, clock = _table(((1, "cautious"), (2, "greedy")))
+    assert table.scan("T11A")
+    # Both bots have chosen (their LEDs light), nobody can tell what.
+    assert table.collector.chosen == {1, 2} and table.collector.leds() == {1, 2}
+    assert table.collector.waiting_for == {0}
+    assert not table.press(1, CAMP)  # a bot seat's button
+    assert table.press(0, CAMP)
+    clock.advance(1.0)
+    assert table.tick()
+    # No hazard on the path: both bots go on; Ana leaves alone.
+    assert table.store.session(table.game).log[-1] == Reveal((0,))
+
+
+def test_a_table_of_bots_plays_on_when_the_person_has_left() -> None:
+    # Ana leaves; the cautious bot leaves once two hazard kinds are out.
+    table, clock = _table(((1, "cautious"), (2, "cautious")))
+    table.scan("T11A")
+    table.press(0, CAMP)
+    clock.advance(1.0)
+    table.tick()
+    table.scan("SNAKE1")
+    assert table.collector.chosen == {1, 2}  # no person due: the countdown runs at once
+    clock.advance(1.0)
+    assert table.tick()
+    table.scan("SPIDER1")  # bust chance 4/28 > 1/8: both leave, the round ends
+    clock.advance(1.0)
+    assert table.tick()
+    assert table.state.phase.value == "round_over"
+    assert table.store.session(table.game).log[-1] == Reveal((1, 2))
+
+
+def test_undo_to_the_same_turn_keeps_the_bots_choices() -> None:
+    table, _clock = _table(((2, "greedy"),))
+    table.scan("T11A")
+    assert table.press(0, Choice.TORCH)
+    assert table.correct(0, "T11B")  # same turn: Ana's press and the bot's choice stay
+    assert table.collector.chosen == {0, 2}
+    assert not table.undo()  # the first tap warns that choices would go
+    assert table.undo()  # the second takes the correction back: the same turn again
+    assert table.collector.chosen == {0, 2}
+    assert not table.undo() and table.undo()  # the draw: nobody is due
+    assert table.collector.chosen == frozenset()
