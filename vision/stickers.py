@@ -33,6 +33,8 @@ DEFAULT_SIZE_MM = 25.0
 MIN_SIZE_MM, MAX_SIZE_MM = 12.0, 60.0
 QUIET_MODULES = 4
 PAPERS = ("a4", "letter")
+#: Page sizes in millimetres (reportlab's A4 and LETTER).
+PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 
 @functools.lru_cache(maxsize=256)
@@ -61,6 +63,37 @@ def label_size_mm(size_mm: float) -> tuple[float, float]:
     """Width and height of one sticker (quiet zone and name included), in mm."""
     side = size_mm * (21 + 2 * QUIET_MODULES) / 21
     return side, side + max(8.0, size_mm * 0.3)
+
+
+@dataclass(frozen=True)
+class Box:
+    """A rectangle in millimetres: left, top, width, height (y grows downwards)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+
+def sheet_slots(paper: str, label_w: float, label_h: float, count: int) -> list[tuple[int, Box]]:
+    """Where each of ``count`` labels goes: (page index, box on the page, mm from top left)."""
+    if paper not in PAPERS:
+        raise ValueError(f"paper must be one of {', '.join(PAPERS)}")
+    page_w, page_h = PAPER_MM[paper]
+    margin, gap = 10.0, 4.0
+    cols = max(1, int((page_w - 2 * margin + gap) // (label_w + gap)))
+    rows = max(1, int((page_h - 2 * margin + gap) // (label_h + gap)))
+    per_page = cols * rows
+    x_start = (page_w - (cols * label_w + (cols - 1) * gap)) / 2
+    y_start = (page_h - (rows * label_h + (rows - 1) * gap)) / 2
+    out = []
+    for index in range(count):
+        slot = index % per_page
+        col, row = slot % cols, slot // cols
+        box = Box(x_start + col * (label_w + gap), y_start + row * (label_h + gap),
+                  label_w, label_h)
+        out.append((index // per_page, box))
+    return out
 
 
 class NoFontForLanguage(ValueError):
@@ -138,13 +171,9 @@ def write_pdf(
     if not MIN_SIZE_MM <= size_mm <= MAX_SIZE_MM:
         raise ValueError(f"size must be {MIN_SIZE_MM:g}..{MAX_SIZE_MM:g} mm")
     page_w, page_h = A4 if paper == "a4" else LETTER
-    margin, gap = 10 * mm, 4 * mm
-    label_w, label_h = (v * mm for v in label_size_mm(size_mm))
-    cols = max(1, int((page_w - 2 * margin + gap) // (label_w + gap)))
-    rows = max(1, int((page_h - 2 * margin + gap) // (label_h + gap)))
-    per_page = cols * rows
-    x_start = (page_w - (cols * label_w + (cols - 1) * gap)) / 2
-    y_start = page_h - (page_h - (rows * label_h + (rows - 1) * gap)) / 2
+    w_mm, h_mm = label_size_mm(size_mm)
+    slots = sheet_slots(paper, w_mm, h_mm, len(cards))
+    label_w, label_h = w_mm * mm, h_mm * mm
     name_pt = max(6.0, min(12.0, size_mm * 0.36))
     id_pt = name_pt * 0.75
 
@@ -154,15 +183,12 @@ def write_pdf(
     pdf.setTitle("Incan Gold card stickers")
     pdf.setAuthor("incan-companion")
     pages = 0
-    for index, card_id in enumerate(cards):
-        slot = index % per_page
-        if slot == 0:
-            if index:
+    for card_id, (page, box) in zip(cards, slots, strict=True):
+        if page == pages:
+            if pages:
                 pdf.showPage()
             pages += 1
-        col, row = slot % cols, slot // cols
-        x = x_start + col * (label_w + gap)
-        top = y_start - row * (label_h + gap)
+        x, top = box.x * mm, page_h - box.y * mm
         # cut line
         pdf.setStrokeColorRGB(0.75, 0.75, 0.75)
         pdf.setLineWidth(0.3)
