@@ -587,19 +587,30 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=600)
     ap.add_argument("--rest", type=int, default=120, help="shots used for the rest test")
     ap.add_argument("--seed", type=int, default=16)
-    ap.add_argument("--layout", choices=["old", "new", "both"], default="both")
+    ap.add_argument("--layout", nargs="+", choices=sorted(VARIANTS), default=["old", "new"])
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
     shots = list(iter_shots(args.seed, args.frames))
-    chosen = {"old": [OLD], "new": [NEW], "both": [OLD, NEW]}[args.layout]
+    chosen = [VARIANTS[name] for name in args.layout]
     out = report(chosen, shots, args)
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))
     return 0
 
 
-NEW = OLD  # replaced below once the new sticker exists
+def on_top(name: str, size_mm: float, micro: bool, margin: float = 3.0) -> Layout:
+    """A label centred across the card, ``margin`` mm below its top edge."""
+    _, h = stickers.label_size_mm(size_mm, micro)
+    return Layout(name, size_mm, micro, (CARD_MM[0] / 2, margin + h / 2))
+
+
+VARIANTS = {
+    "old": OLD,
+    "big-centre": Layout("35 mm QR, centre", 35.0, False, (28.0, 43.5)),
+    "big-top": on_top("35 mm QR, top", 35.0, False),
+    "new": on_top("new: 35 mm QR + Micro QR, top", 35.0, True),
+}
 
 if __name__ == "__main__":
     raise SystemExit(main())

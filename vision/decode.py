@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -59,8 +59,30 @@ Point = tuple[float, float]
 EMPTY_EDGE_DENSITY = 20.0
 #: Largest thumbnail difference (grey levels, 8x8 block means) still "the same frame".
 UNCHANGED_LEVELS = 6
-_QR = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+#: Both symbols a sticker can carry: the QR every sticker has, and the Micro QR
+#: of the newer labels (docs/cards-and-stickers.md).
+_QR = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.MicroQRCode))
 _ROI_HALF = 90  # half side of a crop around a candidate, in frame pixels
+#: Unchanged frames after which a scene with no card read is decoded again
+#: (the wait doubles from 1 up to this).
+RETRY_EVERY = 8
+#: Unchanged frames after which a card kept from an earlier frame is read again.
+REFRESH_EVERY = 30
+#: Mean grey-level difference (half-size symbol crop) above which a read
+#: symbol's pixels changed: sensor noise stays under 5, another card's
+#: modules give 30 and more.
+SYMBOL_CHANGED = 12.0
+
+
+@dataclass(frozen=True)
+class _Memory:
+    """What the decoder keeps of the last decoded frame."""
+
+    thumb: Gray
+    reads: tuple[Read, ...]
+    symbols: tuple[tuple[tuple[int, int, int, int], Gray], ...]  # box, half-size crop
+    skipped: int  # unchanged frames since it was decoded
+    wait: int  # unchanged frames before an unread scene is tried again
 
 
 @dataclass(frozen=True)
@@ -137,7 +159,12 @@ def to_gray(frame: npt.NDArray[Any]) -> Gray:
 
 def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
     out = []
-    for b in zxingcpp.read_barcodes(img, formats=_QR):
+    # No inverted, rotated or downscaled retries: a sticker is dark on light, the
+    # QR finder works at any angle, and a frame is small.  On the photographed
+    # sticker frames this reads the same frames as the defaults at a quarter of
+    # raw zxing-cpp's time, which is what pays for the fallback steps.
+    for b in zxingcpp.read_barcodes(img, formats=_QR, try_rotate=False, try_downscale=False,
+                                    try_invert=False):
         if not b.valid:
             continue
         p = b.position
@@ -221,17 +248,17 @@ class Decoder:
     """
 
     def __init__(
-        self, *, fallback: bool = True, use_pyzbar: bool = True, skip_unchanged: bool = True
+        self, *, fallback: bool = True, use_pyzbar: bool = False, skip_unchanged: bool = True
     ) -> None:
         self.fallback = fallback
         self.use_pyzbar = use_pyzbar
         self.skip_unchanged = skip_unchanged
-        self._empty_thumb: Gray | None = None
+        self._last: _Memory | None = None
         self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(4, 4))
 
     def reset(self) -> None:
         """Forget the last frame (e.g. after the camera was reopened)."""
-        self._empty_thumb = None
+        self._last = None
 
     def decode(self, frame: npt.NDArray[Any]) -> FrameReads:
         """All codes read in ``frame`` (grey, BGR or BGRA uint8)."""
@@ -239,32 +266,55 @@ class Decoder:
         gray = to_gray(frame)
         thumb: Gray | None = None
         if self.skip_unchanged:
-            h, w = gray.shape
-            thumb = np.asarray(
-                cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA),
-                np.uint8,
-            )
-            last = self._empty_thumb
-            if (
-                last is not None
-                and last.shape == thumb.shape
-                and int(cv2.absdiff(last, thumb).max()) <= UNCHANGED_LEVELS
-            ):
-                return FrameReads((), (time.perf_counter() - t0) * 1000.0, skipped=True)
+            thumb = _thumbnail(gray)
+            kept = self._unchanged(gray, thumb)
+            if kept is not None:
+                return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
         reads = [Read(t, card_of(t), c, "zxing") for t, c in _zxing(gray)]
         found: tuple[Point, ...] = ()
-        empty = False
         if self.fallback and not any(r.card for r in reads):
-            points, strongest = candidates(gray)
+            points, _strongest = candidates(gray)
             found = tuple(points)
-            empty = not reads and strongest < EMPTY_EDGE_DENSITY
             for i, point in enumerate(points):
                 if any(_near(point, r) for r in reads):
                     continue
                 reads += self._decode_region(gray, point, strongest=i == 0)
-        self._empty_thumb = thumb if empty else None
-        return FrameReads(tuple(_dedupe(reads)), (time.perf_counter() - t0) * 1000.0,
-                          candidates=found)
+        out = tuple(_dedupe(reads))
+        if thumb is not None:
+            # Nothing sticker-like at all: no need to look again soon.
+            wait = RETRY_EVERY if not found and not out else 1
+            self._last = _Memory(thumb, out, _symbols(gray, out), 0, wait)
+        return FrameReads(out, (time.perf_counter() - t0) * 1000.0, candidates=found)
+
+    def _unchanged(self, gray: Gray, thumb: Gray) -> tuple[Read, ...] | None:
+        """The last frame's reads if ``gray`` shows the same scene, else None (decode it).
+
+        A scene where no card was read is retried after 1, 2, 4 ... up to
+        :data:`RETRY_EVERY` unchanged frames: sensor noise can make an unread
+        sticker readable, but an empty table with art on it must not pay the
+        whole fallback chain every frame.  A card that was read is kept while
+        its symbols' pixels stay the same (a card swapped for another in the
+        same place changes them), and read again every :data:`REFRESH_EVERY`
+        frames anyway.
+        """
+        last = self._last
+        if (
+            last is None
+            or last.thumb.shape != thumb.shape
+            or int(cv2.absdiff(last.thumb, thumb).max()) > UNCHANGED_LEVELS
+        ):
+            return None
+        skipped = last.skipped + 1
+        if any(r.card for r in last.reads):
+            if skipped >= REFRESH_EVERY or not _same_symbols(gray, last.symbols):
+                return None
+            self._last = replace(last, skipped=skipped)
+            return last.reads
+        if skipped >= last.wait:
+            self._last = replace(last, skipped=0, wait=min(RETRY_EVERY, last.wait * 2))
+            return None
+        self._last = replace(last, skipped=skipped)
+        return last.reads
 
     def _decode_region(self, gray: Gray, point: Point, *, strongest: bool) -> list[Read]:
         h, w = gray.shape
@@ -299,6 +349,47 @@ class Decoder:
                     Read(t, card_of(t), _shift(c, scale, x0, y0), name) for t, c in got
                 ]
         return []
+
+
+def _thumbnail(gray: Gray) -> Gray:
+    h, w = gray.shape
+    return np.asarray(
+        cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA),
+        np.uint8,
+    )
+
+
+def _half(img: Gray) -> Gray:
+    h, w = img.shape
+    return _gray(cv2.resize(img, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA))
+
+
+def _symbols(
+    gray: Gray, reads: Sequence[Read]
+) -> tuple[tuple[tuple[int, int, int, int], Gray], ...]:
+    """Each card symbol's bounding box and its pixels (half size: less noise)."""
+    h, w = gray.shape
+    out = []
+    for r in reads:
+        if r.card is None:
+            continue
+        xs = [p[0] for p in r.corners]
+        ys = [p[1] for p in r.corners]
+        x0, y0 = max(0, int(min(xs))), max(0, int(min(ys)))
+        x1, y1 = min(w, int(max(xs)) + 1), min(h, int(max(ys)) + 1)
+        if x1 - x0 >= 4 and y1 - y0 >= 4:
+            out.append(((x0, y0, x1, y1), _half(gray[y0:y1, x0:x1])))
+    return tuple(out)
+
+
+def _same_symbols(
+    gray: Gray, symbols: tuple[tuple[tuple[int, int, int, int], Gray], ...]
+) -> bool:
+    for (x0, y0, x1, y1), before in symbols:
+        now = _half(gray[y0:y1, x0:x1])
+        if now.shape != before.shape or float(cv2.absdiff(now, before).mean()) > SYMBOL_CHANGED:
+            return False
+    return bool(symbols)
 
 
 def _shift(

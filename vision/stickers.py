@@ -23,6 +23,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -32,21 +33,26 @@ from companion.cards import ALL_IDS, payload
 DEFAULT_SIZE_MM = 25.0
 MIN_SIZE_MM, MAX_SIZE_MM = 12.0, 60.0
 QUIET_MODULES = 4
+#: The Micro QR beside the QR: M4 (17 modules a side), a two-module quiet zone
+#: (what the Micro QR standard asks), its side a fraction of the QR's.
+MICRO_MODULES, MICRO_QUIET_MODULES, MICRO_RATIO = 17, 2, 0.8
 PAPERS = ("a4", "letter")
 #: Page sizes in millimetres (reportlab's A4 and LETTER).
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
 
 
 @functools.lru_cache(maxsize=256)
-def qr_modules(text: str, ec_level: str = "H") -> npt.NDArray[np.bool_]:
-    """The QR symbol of ``text`` as a square boolean array (True = dark module).
+def qr_modules(text: str, ec_level: str = "H", micro: bool = False) -> npt.NDArray[np.bool_]:
+    """The QR (or Micro QR) symbol of ``text`` as a square boolean array (True = dark).
 
     Uses zxing-cpp's encoder (a dependency already) rather than a second QR
-    library.  A card payload always gives 21x21 modules (version 1) at level H.
+    library.  A card payload always gives 21x21 modules (version 1) at level H,
+    and 17x17 (M4) as Micro QR at level Q.
     """
     import zxingcpp
 
-    code = zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.QRCode, ecLevel=ec_level)
+    kind = zxingcpp.BarcodeFormat.MicroQRCode if micro else zxingcpp.BarcodeFormat.QRCode
+    code = zxingcpp.create_barcode(text, kind, ecLevel=ec_level)
     img = np.asarray(code.to_image(scale=1, add_quiet_zones=False))
     return np.asarray(img < 128)
 
@@ -59,10 +65,53 @@ def card_modules(card_id: str) -> npt.NDArray[np.bool_]:
     return mods
 
 
-def label_size_mm(size_mm: float) -> tuple[float, float]:
+def micro_modules(card_id: str) -> npt.NDArray[np.bool_]:
+    """The Micro QR symbol of a card: M4 (17x17) at level Q, the most error
+    correction a 10-character payload gets in a Micro QR (M4 at H does not exist)."""
+    mods = qr_modules(payload(card_id), "Q", micro=True)
+    if mods.shape != (MICRO_MODULES, MICRO_MODULES):  # pragma: no cover - fixed payload form
+        raise ValueError(f"{card_id}: payload does not fit an M4 Micro QR symbol")
+    return mods
+
+
+def label_size_mm(size_mm: float, micro: bool = False) -> tuple[float, float]:
     """Width and height of one sticker (quiet zone and name included), in mm."""
-    side = size_mm * (21 + 2 * QUIET_MODULES) / 21
-    return side, side + max(8.0, size_mm * 0.3)
+    return label_layout(size_mm, micro).label
+
+
+@dataclass(frozen=True)
+class LabelLayout:
+    """Where things are on one label, in mm from its top-left corner.
+
+    ``label`` is its width and height; ``qr`` and ``micro`` the symbols'
+    top-left corners and sides (``micro`` None on a QR-only label); ``text``
+    the top-left and width of the name's column.
+    """
+
+    label: tuple[float, float]
+    qr: tuple[float, float, float]
+    micro: tuple[float, float, float] | None
+    text: tuple[float, float, float]
+
+
+def label_layout(size_mm: float, micro: bool = False) -> LabelLayout:
+    """The label for a ``size_mm`` QR symbol, with a Micro QR under it if ``micro``.
+
+    The Micro QR (:data:`MICRO_RATIO` of the QR's side) sits under the QR's
+    quiet zone, in its own two-module quiet zone, at the left; the name goes
+    to its right.  Without it the name runs under the QR as it always did.
+    """
+    quiet = size_mm * QUIET_MODULES / 21
+    width = size_mm + 2 * quiet
+    if not micro:
+        return LabelLayout((width, width + max(8.0, size_mm * 0.3)), (quiet, quiet, size_mm),
+                           None, (0.0, width, width))
+    side = size_mm * MICRO_RATIO
+    mquiet = side * MICRO_QUIET_MODULES / MICRO_MODULES
+    top = quiet + size_mm + quiet
+    text_x = quiet + side + mquiet
+    return LabelLayout((width, top + side + mquiet), (quiet, quiet, size_mm),
+                       (quiet, top, side), (text_x, top, width - text_x - quiet / 2))
 
 
 @dataclass(frozen=True)
@@ -155,6 +204,7 @@ def write_pdf(
     *,
     name: Callable[[str], str] = str,
     font: LabelFont | None = None,
+    micro: bool = False,
 ) -> int:
     """Write the sticker sheet for ``cards`` to ``out``; return the number of pages.
 
@@ -171,7 +221,8 @@ def write_pdf(
     if not MIN_SIZE_MM <= size_mm <= MAX_SIZE_MM:
         raise ValueError(f"size must be {MIN_SIZE_MM:g}..{MAX_SIZE_MM:g} mm")
     page_w, page_h = A4 if paper == "a4" else LETTER
-    w_mm, h_mm = label_size_mm(size_mm)
+    geometry = label_layout(size_mm, micro)
+    w_mm, h_mm = geometry.label
     slots = sheet_slots(paper, w_mm, h_mm, len(cards))
     label_w, label_h = w_mm * mm, h_mm * mm
     name_pt = max(6.0, min(12.0, size_mm * 0.36))
@@ -193,33 +244,40 @@ def write_pdf(
         pdf.setStrokeColorRGB(0.75, 0.75, 0.75)
         pdf.setLineWidth(0.3)
         pdf.roundRect(x, top - label_h, label_w, label_h, 1.5 * mm, stroke=1, fill=0)
-        # symbol, one path of horizontal module runs (no seams between modules)
-        mods = card_modules(card_id)
-        module = size_mm * mm / mods.shape[0]
-        qx = x + QUIET_MODULES * module
-        qy = top - QUIET_MODULES * module
-        path = pdf.beginPath()
-        for r in range(mods.shape[0]):
-            c = 0
-            while c < mods.shape[1]:
-                if mods[r, c]:
-                    start = c
-                    while c < mods.shape[1] and mods[r, c]:
-                        c += 1
-                    path.rect(qx + start * module, qy - (r + 1) * module - 0.01,
-                              (c - start) * module, module + 0.02)
-                else:
-                    c += 1
         pdf.setFillColorRGB(0, 0, 0)
-        pdf.drawPath(path, stroke=0, fill=1)
+        qx, qy, qside = geometry.qr
+        _draw_symbol(pdf, card_modules(card_id), x + qx * mm, top - qy * mm, qside * mm)
+        if geometry.micro is not None:
+            mx, my, mside = geometry.micro
+            _draw_symbol(pdf, micro_modules(card_id), x + mx * mm, top - my * mm, mside * mm)
         # name in words and id
-        text_top = top - label_w
+        tx, ty, tw = (v * mm for v in geometry.text)
         said = names[card_id]
-        pdf.setFont(bold, _fitted(said, bold, name_pt, label_w - 2 * mm))
-        pdf.drawCentredString(x + label_w / 2, text_top - name_pt * 0.9, said)
+        pdf.setFont(bold, _fitted(said, bold, name_pt, tw - 2 * mm))
+        pdf.drawCentredString(x + tx + tw / 2, top - ty - name_pt * 0.9, said)
         pdf.setFont(regular, id_pt)
         pdf.setFillColorRGB(0.3, 0.3, 0.3)
-        pdf.drawCentredString(x + label_w / 2, text_top - name_pt * 0.9 - id_pt * 1.3, card_id)
+        pdf.drawCentredString(x + tx + tw / 2, top - ty - name_pt * 0.9 - id_pt * 1.3, card_id)
     pdf.showPage()
     pdf.save()
     return pages
+
+
+def _draw_symbol(pdf: Any, mods: npt.NDArray[np.bool_], left: float, top: float,
+                 side: float) -> None:
+    """One path of horizontal module runs (no seams between modules), top-left at
+    (``left``, ``top``) in PDF points (y up)."""
+    module = side / mods.shape[0]
+    path = pdf.beginPath()
+    for r in range(mods.shape[0]):
+        c = 0
+        while c < mods.shape[1]:
+            if mods[r, c]:
+                start = c
+                while c < mods.shape[1] and mods[r, c]:
+                    c += 1
+                path.rect(left + start * module, top - (r + 1) * module - 0.01,
+                          (c - start) * module, module + 0.02)
+            else:
+                c += 1
+    pdf.drawPath(path, stroke=0, fill=1)
