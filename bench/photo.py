@@ -157,15 +157,14 @@ def shot(seed: int, index: int) -> Shot:
 @functools.lru_cache(maxsize=4)
 def printed_labels(size_mm: float, micro: bool) -> dict[str, np.ndarray]:
     """Every card's label cut out of the sheet rasterised at 300 dpi (grey)."""
-    style = {"size_mm": size_mm, **({"micro": True} if micro else {})}
     with tempfile.TemporaryDirectory() as tmp:
         pdf = Path(tmp) / "sheet.pdf"
-        stickers.write_pdf(pdf, "a4", cards=ALL_IDS, **style)
+        stickers.write_pdf(pdf, "a4", size_mm, ALL_IDS, micro=micro)
         subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", "-png", str(pdf),
                         str(Path(tmp) / "p")], check=True)
         pages = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE)
                  for p in sorted(Path(tmp).glob("p-*.png"))]
-    w_mm, h_mm = stickers.label_size_mm(size_mm, **({"micro": True} if micro else {}))
+    w_mm, h_mm = stickers.label_size_mm(size_mm, micro)
     k = DPI / 25.4
     out = {}
     for card, (page, box) in zip(ALL_IDS, stickers.sheet_slots("a4", w_mm, h_mm, len(ALL_IDS)),

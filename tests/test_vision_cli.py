@@ -19,7 +19,7 @@ from ui.words import card_name
 from vision import render
 from vision.decode import Decoder
 from vision.render import Scene
-from vision.stickers import card_modules, label_size_mm
+from vision.stickers import DEFAULT_SIZE_MM, card_modules, label_size_mm
 
 
 def write(path: Path, scene: Scene) -> Path:
@@ -134,7 +134,7 @@ def test_each_sticker_reads_alone_and_carries_its_name(tmp_path: Path) -> None:
     # Cut the stickers apart along the page's grey cut lines and read each one.
     pages = pdf_pages(pdf, dpi=150)
     alone: list[str] = []
-    w_mm, h_mm = label_size_mm(25.0)
+    w_mm, h_mm = label_size_mm(DEFAULT_SIZE_MM, micro=True)
     for page in pages:
         edges = (page < 235) & (page > 120)  # the light grey outlines
         _n, _, stats, _ = cv2.connectedComponentsWithStats(edges.astype(np.uint8))
@@ -142,8 +142,10 @@ def test_each_sticker_reads_alone_and_carries_its_name(tmp_path: Path) -> None:
             if abs(w - w_mm / 25.4 * 150) < 8 and abs(h - h_mm / 25.4 * 150) < 8:
                 crop = page[y : y + h, x : x + w]
                 got = zxingcpp.read_barcodes(crop, formats=zxingcpp.BarcodeFormat.QRCode)
-                alone += [g.text for g in got]
-    assert sorted(alone) == sorted(f"IG:{c}" for c in ALL_IDS)
+                alone += [f"{g.format.name}:{g.text}" for g in got]
+    # each label carries both symbols, each with the card's payload
+    assert sorted(alone) == sorted(f"{kind}:IG:{c}" for c in ALL_IDS
+                                   for kind in ("QRCode", "MicroQRCode"))
 
 
 def test_bad_sticker_options_are_bad_input(tmp_path: Path,
@@ -155,7 +157,6 @@ def test_bad_sticker_options_are_bad_input(tmp_path: Path,
 
 
 def test_the_help_states_the_real_default_size(capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.stickers import DEFAULT_SIZE_MM
 
     with pytest.raises(SystemExit):
         main(["stickers", "--help"])

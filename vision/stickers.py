@@ -30,7 +30,9 @@ import numpy.typing as npt
 
 from companion.cards import ALL_IDS, payload
 
-DEFAULT_SIZE_MM = 25.0
+DEFAULT_SIZE_MM = 35.0
+#: The size every sticker had before the Micro QR (still read, never to be broken).
+LEGACY_SIZE_MM = 25.0
 MIN_SIZE_MM, MAX_SIZE_MM = 12.0, 60.0
 QUIET_MODULES = 4
 #: The Micro QR beside the QR: M4 (17 modules a side), a two-module quiet zone
@@ -204,7 +206,7 @@ def write_pdf(
     *,
     name: Callable[[str], str] = str,
     font: LabelFont | None = None,
-    micro: bool = False,
+    micro: bool = True,
 ) -> int:
     """Write the sticker sheet for ``cards`` to ``out``; return the number of pages.
 

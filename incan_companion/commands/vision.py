@@ -24,7 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", required=True, metavar="FILE.pdf", help="the PDF to write")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (a4)")
     p.add_argument("--size", type=_size_mm, default=None, metavar="MM",
-                   help="side of the printed QR symbol in millimetres (default 25)")
+                   help="side of the printed QR symbol in millimetres (default 35)")
+    p.add_argument("--qr-only", action="store_true",
+                   help="the QR alone, without the Micro QR under it (the older, smaller label)")
     p.set_defaults(func=cmd_stickers, words=True)
 
 
@@ -90,7 +92,7 @@ def cmd_stickers(args: argparse.Namespace) -> int:
     try:
         pages = write_pdf(out, paper=args.paper,
                           size_mm=args.size if args.size is not None else DEFAULT_SIZE_MM,
-                          name=card_name, font=font)
+                          name=card_name, font=font, micro=not args.qr_only)
     except OSError as e:
         raise BadInput(f"{out}: {e.strerror or e}") from None
     except ValueError as e:  # a size or paper out of range, or no font for the language
