@@ -136,7 +136,6 @@ def _small(scale: float, blur: float) -> Scene:
 
 LATER_STEPS = [
     pytest.param(_small(1.6, 1.5), "zxing-roi-sharp", id="blur-sharp"),
-    pytest.param(_small(1.5, 1.5), "zxing-roi-wide", id="blur-wide"),
     pytest.param(_small(1.6, 1.7), "zxing-roi-deblur", id="blur-deblur"),
 ]
 
