@@ -57,21 +57,22 @@ Point = tuple[float, float]
 #: sticker-like region at all.  The empty benchmark table peaks at 9-15; the
 #: darkest, flattest card frames at 26 and more.
 EMPTY_EDGE_DENSITY = 20.0
-#: Largest thumbnail difference (grey levels, 8x8 block means) still "the same frame".
-UNCHANGED_LEVELS = 6
+#: Largest thumbnail difference (grey levels, means of 16 samples of a 16x16
+#: block) still "the same frame": sensor noise of 8 levels gives up to 7, a
+#: hand or a card moving in gives tens.
+UNCHANGED_LEVELS = 10
 #: Both symbols a sticker can carry: the QR every sticker has, and the Micro QR
 #: of the newer labels (docs/cards-and-stickers.md).
 _QR = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, zxingcpp.BarcodeFormat.MicroQRCode))
 _ROI_HALF = 120  # half side of a crop around a candidate, in frame pixels
 #: Unchanged frames after which a scene with no card read is decoded again
-#: (the wait doubles from 1 up to this).
-RETRY_EVERY = 8
+#: (after two quick retries).
+RETRY_EVERY = 32
 #: Unchanged frames after which a card kept from an earlier frame is read again.
 REFRESH_EVERY = 30
-#: Mean grey-level difference (half-size symbol crop) above which a read
-#: symbol's pixels changed: sensor noise stays under 5, another card's
-#: modules give 30 and more.
-SYMBOL_CHANGED = 12.0
+#: Mean grey-level difference of a read symbol's thumbnail blocks above which
+#: it changed: sensor noise stays near 1, another card's modules give tens.
+SYMBOL_CHANGED = 4.0
 
 
 @dataclass(frozen=True)
@@ -80,7 +81,7 @@ class _Memory:
 
     thumb: Gray
     reads: tuple[Read, ...]
-    symbols: tuple[tuple[tuple[int, int, int, int], Gray], ...]  # box, half-size crop
+    symbols: tuple[tuple[int, int, int, int], ...]  # card symbols' boxes in the thumbnail
     skipped: int  # unchanged frames since it was decoded
     wait: int  # unchanged frames before an unread scene is tried again
 
@@ -269,13 +270,13 @@ class Decoder:
     def decode(self, frame: npt.NDArray[Any]) -> FrameReads:
         """All codes read in ``frame`` (grey, BGR or BGRA uint8)."""
         t0 = time.perf_counter()
-        gray = to_gray(frame)
         thumb: Gray | None = None
         if self.skip_unchanged:
-            thumb = _thumbnail(gray)
-            kept = self._unchanged(gray, thumb)
+            thumb = _thumbnail(frame)
+            kept = self._unchanged(thumb)
             if kept is not None:
                 return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
+        gray = to_gray(frame)
         reads = [Read(t, card_of(t), c, "zxing") for t, c in _zxing(gray)]
         found: tuple[Point, ...] = ()
         if self.fallback and not any(r.card for r in reads):
@@ -290,16 +291,17 @@ class Decoder:
             # Nothing sticker-like at all: no need to look again soon.
             wait = RETRY_EVERY if not found and not out else self._retry_wait
             self._retry_wait = 1
-            self._last = _Memory(thumb, out, _symbols(gray, out), 0, wait)
+            self._last = _Memory(thumb, out, _symbols(thumb, out), 0, wait)
         return FrameReads(out, (time.perf_counter() - t0) * 1000.0, candidates=found)
 
-    def _unchanged(self, gray: Gray, thumb: Gray) -> tuple[Read, ...] | None:
-        """The last frame's reads if ``gray`` shows the same scene, else None (decode it).
+    def _unchanged(self, thumb: Gray) -> tuple[Read, ...] | None:
+        """The last frame's reads if ``thumb`` shows the same scene, else None (decode it).
 
-        A scene where no card was read is retried after 1, 2, 4 ... up to
-        :data:`RETRY_EVERY` unchanged frames: sensor noise can make an unread
-        sticker readable, but an empty table with art on it must not pay the
-        whole fallback chain every frame.  A card that was read is kept while
+        A scene where no card was read is retried 1 and 3 frames later (a
+        card that just came to rest: sensor noise can make an unread sticker
+        readable), then every :data:`RETRY_EVERY` unchanged frames: an empty
+        table with art on it must not pay the whole fallback chain every
+        frame.  A card that was read is kept while
         its symbols' pixels stay the same (a card swapped for another in the
         same place changes them), and read again every :data:`REFRESH_EVERY`
         frames anyway.
@@ -313,12 +315,12 @@ class Decoder:
             return None
         skipped = last.skipped + 1
         if any(r.card for r in last.reads):
-            if skipped >= REFRESH_EVERY or not _same_symbols(gray, last.symbols):
+            if skipped >= REFRESH_EVERY or not _same_symbols(last.thumb, thumb, last.symbols):
                 return None
             self._last = replace(last, skipped=skipped)
             return last.reads
         if skipped >= last.wait:
-            self._retry_wait = min(RETRY_EVERY, last.wait * 2)
+            self._retry_wait = 2 if last.wait == 1 else RETRY_EVERY
             return None
         self._last = replace(last, skipped=skipped)
         return last.reads
@@ -370,45 +372,47 @@ REGION_STEPS = ("zxing-roi", "zxing-roi-sharp")
 STRONGEST_STEPS = ("zxing-roi-deblur",)
 
 
-def _thumbnail(gray: Gray) -> Gray:
-    h, w = gray.shape
-    return np.asarray(
-        cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA),
-        np.uint8,
-    )
+def _thumbnail(frame: npt.NDArray[Any]) -> Gray:
+    """A 16x smaller grey frame: each pixel the mean of 16 samples of a 16x16 block.
+
+    Sampling every 4th pixel first (nearest) makes it cost a fifth of a grey
+    conversion of the whole frame, which is what a skipped frame must not pay.
+    """
+    h, w = frame.shape[:2]
+    sampled = cv2.resize(frame, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
+    small = to_gray(np.asarray(sampled, np.uint8))
+    return _gray(cv2.resize(small, (max(1, w // 16), max(1, h // 16)),
+                            interpolation=cv2.INTER_AREA))
 
 
-def _half(img: Gray) -> Gray:
-    h, w = img.shape
-    return _gray(cv2.resize(img, (max(1, w // 2), max(1, h // 2)), interpolation=cv2.INTER_AREA))
-
-
-def _symbols(
-    gray: Gray, reads: Sequence[Read]
-) -> tuple[tuple[tuple[int, int, int, int], Gray], ...]:
-    """Each card symbol's bounding box and its pixels (half size: less noise)."""
-    h, w = gray.shape
+def _symbols(thumb: Gray, reads: Sequence[Read]) -> tuple[tuple[int, int, int, int], ...]:
+    """Each card symbol's bounding box in thumbnail blocks (16 px a side)."""
+    h, w = thumb.shape
     out = []
     for r in reads:
         if r.card is None:
             continue
-        xs = [p[0] for p in r.corners]
-        ys = [p[1] for p in r.corners]
+        xs = [p[0] / 16 for p in r.corners]
+        ys = [p[1] / 16 for p in r.corners]
         x0, y0 = max(0, int(min(xs))), max(0, int(min(ys)))
         x1, y1 = min(w, int(max(xs)) + 1), min(h, int(max(ys)) + 1)
-        if x1 - x0 >= 4 and y1 - y0 >= 4:
-            out.append(((x0, y0, x1, y1), _half(gray[y0:y1, x0:x1])))
+        if x1 > x0 and y1 > y0:
+            out.append((x0, y0, x1, y1))
     return tuple(out)
 
 
-def _same_symbols(
-    gray: Gray, symbols: tuple[tuple[tuple[int, int, int, int], Gray], ...]
-) -> bool:
-    for (x0, y0, x1, y1), before in symbols:
-        now = _half(gray[y0:y1, x0:x1])
-        if now.shape != before.shape or float(cv2.absdiff(now, before).mean()) > SYMBOL_CHANGED:
+def _same_symbols(before: Gray, now: Gray, boxes: tuple[tuple[int, int, int, int], ...]) -> bool:
+    """Whether the blocks under each read symbol kept their grey levels.
+
+    Stricter than the whole-frame test: a mean over the symbol's blocks, where
+    sensor noise averages out to about 1 level and another card's modules
+    move it by tens.
+    """
+    for x0, y0, x1, y1 in boxes:
+        diff = cv2.absdiff(before[y0:y1, x0:x1], now[y0:y1, x0:x1])
+        if float(diff.mean()) > SYMBOL_CHANGED:
             return False
-    return bool(symbols)
+    return bool(boxes)
 
 
 def _shift(
