@@ -1,39 +1,43 @@
-"""Frame -> the QR payloads in it, with where they are.
+"""Frame -> the QR and Micro QR payloads in it, with where they are.
 
-The cascade, and why each step is there (figures from ``bench/vision.py``):
+The cascade, and why each step is there (figures from ``bench/photo.py``:
+the project's sticker sheet printed and photographed):
 
-1. **zxing-cpp on the grey frame, QR only.**  The primary decoder: fast, and
-   it reads every sticker in view.  Converting to grey with OpenCV first is
-   cheaper than letting zxing-cpp convert BGR itself.
+1. **zxing-cpp on the grey frame, QR and Micro QR**, without its inverted,
+   rotated or downscaled retries (a sticker is dark on light, QR finders
+   work at any angle, and a 640x480 frame needs no downscaling).  On the
+   photographed frames that reads the same frames as zxing-cpp's defaults at
+   about a quarter of the time, and most frames with a card are read here.
 2. Only when step 1 found no card: **find sticker-like regions** (the densest
-   patch of edges in a half-size frame: a QR's modules make more edges than
-   card art, a hand or wood grain) and decode a 2x-enlarged crop of each with
-   zxing-cpp, then the same crop sharpened (unsharp mask), then with its
-   local contrast equalised (CLAHE: a sticker half washed out by a lamp's
-   reflection).  A version 1 sticker seen at 3 px per module is at the limit
-   of zxing's detector; doubling it turns most blurred, small, dark or
-   low-contrast failures into reads, and a crop costs a fraction of a full
-   2x frame.
-3. On the **strongest region only**, the costlier steps: the 2x crop under a
-   wider unsharp mask (blocky JPEG), a 3x crop sharpened hard (focus blur),
-   then **pyzbar (QR only)**, which reads the odd frame every zxing-cpp step
-   missed but is about 10x slower (``Decoder(use_pyzbar=False)`` drops it).
-   Over 928 hard placements on the virtual table (8 seeds) the two
-   sharpening steps took the cards never recognised from 2.3% to 1.7%; they
-   run only on frames where nothing was read, so the median frame is
-   unchanged and the p95 grows (4.2 ms to 9.3 ms with the CLAHE step; the
-   benchmark prints both).
+   patch of edges in a half-size frame: a symbol's modules make more edges
+   than card art, a hand or wood grain) and decode a 2x-enlarged crop of each
+   with zxing-cpp, then the same crop sharpened (unsharp mask).  A symbol seen
+   at 3 px per module is at the limit of zxing's detector; doubling it turns
+   many blurred, small or dark failures into reads, and a crop costs a
+   fraction of a full 2x frame.
+3. On the **strongest region only**, a 3x crop sharpened hard (focus blur).
+   Sharpening is done before enlarging: the same mask on a quarter of the
+   pixels.  Local-contrast (CLAHE) and wide-mask steps, and pyzbar, read
+   nothing these missed on the photographed frames and were dropped from the
+   default chain (``Decoder(use_pyzbar=True)`` adds pyzbar back).
 
 Only payloads that ``companion.cards.card_from_payload`` accepts become
 cards; everything else is kept as a foreign read so the tracker can say
 "not a card".  No step has ever produced a wrong payload in the benchmark
-(QR's Reed-Solomon check at level H guards that), and nothing here guesses.
+(Reed-Solomon: level H on the QR, Q on the Micro QR), and nothing here guesses.
 
-Skipping work: if the last frame decoded held no code and no sticker-like
-region, and the new frame looks the same (a 80x60 thumbnail within a few grey
-levels), the answer cannot have changed, so decoding is skipped.  A frame
-with a candidate region that failed to decode is always tried again: the
-next frame's noise or focus may make it readable.
+Skipping work (a still camera sees the same scene for seconds): a 40x30
+thumbnail of the frame is compared with the last decoded one.
+
+* Nothing read and the scene unchanged: the frame is not decoded, except 1
+  and 3 frames later (sensor noise can make an unread sticker readable, e.g.
+  on a card that just came to rest) and then every :data:`RETRY_EVERY`
+  frames.  So an empty table with art on it does not pay the whole fallback
+  chain every frame.
+* A card read and the scene unchanged, including the blocks under its
+  symbols (a card swapped for another in the same place changes them): the
+  last frame's reads are given again, and the card is read again every
+  :data:`REFRESH_EVERY` frames anyway.
 """
 
 from __future__ import annotations

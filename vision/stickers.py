@@ -1,20 +1,24 @@
-"""The printable sticker sheet: every card's QR with its name in words.
+"""The printable sticker sheet: every card's symbols with its name in words.
 
-Each sticker holds ``companion.cards.payload(card_id)`` (docs/cards-and-stickers.md) as
-a version 1 QR symbol at error correction level H (30% of the symbol may be
-lost to a thumb, a scratch or glare), inside a white four-module quiet zone,
-with the card's name in words and its id underneath (two cards can share a
-name: T5A and T5B are both "treasure 5").  A thin grey outline is the cut
-line.  The PDF is vector (reportlab): modules stay sharp at any printer
-resolution.
+Each sticker holds ``companion.cards.payload(card_id)`` (docs/cards-and-stickers.md)
+twice: as a version 1 QR symbol at error correction level H (30% of the
+symbol may be lost to a thumb, a scratch or glare) inside a white
+four-module quiet zone, and under it as an M4 Micro QR symbol at level Q
+(the most a 10-character payload gets in a Micro QR) in its own two-module
+quiet zone, with the card's name in words and its id beside it (two cards
+can share a name: T5A and T5B are both "treasure 5").  A thin grey outline is
+the cut line.  The PDF is vector (reportlab): modules stay sharp at any
+printer resolution.  ``micro=False`` gives the older QR-only label.
 
-Default size, :data:`DEFAULT_SIZE_MM` = 25 mm for the symbol (about 35 x 45 mm
-with quiet zone and name): a camera 20 cm above the table sees the table at
-about 2.5-3 px/mm, so a 25 mm symbol gives 3 or more pixels per module, the
-point below which reads fall off steeply.  On the benchmark's hard frames
-the decoder read 68% of 18 mm stickers, 85% at 21 mm, 93.5% at 24 mm and
-95% at 28 mm: bigger gains little, while a bigger label hides more of a
-56 x 87 mm card's face.
+Default size, :data:`DEFAULT_SIZE_MM` = 35 mm for the QR (the label is about
+48 x 80 mm: it covers the middle of a 56 x 87 mm card's face).  On the
+benchmark's photographed frames (``bench/photo.py``) the older 25 mm QR-only
+sticker is read in about 61% of frames; a 35 mm QR alone adds little there
+because a finger or a reflection on the one symbol still hides it; two symbols
+at both ends of the label do: a finger from one end of the card, or one
+glare spot, rarely covers both.  The Micro QR is 28 mm (:data:`MICRO_RATIO`),
+its modules as big as the QR's: with 17 modules instead of 21 it takes less
+room for the same module size.
 """
 
 from __future__ import annotations
