@@ -603,17 +603,10 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def on_top(name: str, size_mm: float, micro: bool, margin: float = 3.0) -> Layout:
-    """A label centred across the card, ``margin`` mm below its top edge."""
-    _, h = stickers.label_size_mm(size_mm, micro)
-    return Layout(name, size_mm, micro, (CARD_MM[0] / 2, margin + h / 2))
-
-
 VARIANTS = {
     "old": OLD,
-    "big-centre": Layout("35 mm QR, centre", 35.0, False, (28.0, 43.5)),
-    "big-top": on_top("35 mm QR, top", 35.0, False),
-    "new": on_top("new: 35 mm QR + Micro QR, top", 35.0, True),
+    "big": Layout("35 mm QR alone, centre", 35.0, False, (28.0, 43.5)),
+    "new": Layout("new: 38 mm Micro QR over a 25 mm QR, centre", 25.0, True, (28.0, 43.5)),
 }
 
 if __name__ == "__main__":

@@ -62,12 +62,12 @@ def test_old_stickers_still_read_where_they_did(old: dict[int, FrameReads]) -> N
 def test_new_stickers_read_in_more_frames_of_the_same_shots(new: dict[int, FrameReads],
                                                             old: dict[int, FrameReads]) -> None:
     read = [i for i, r in new.items() if r.cards]
-    assert read == [0, 1, 4, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 22]
+    assert read == [0, 1, 4, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 22, 23]
     assert {i for i, r in old.items() if r.cards} <= set(read)
 
 
 def test_the_new_label_carries_a_micro_qr_that_reads_alone() -> None:
-    label = photo.printed_labels(35.0, True)["SPIDER2"]
+    label = photo.printed_labels(25.0, True)["SPIDER2"]
     qr_only = photo.printed_labels(25.0, False)["SPIDER2"]
     import zxingcpp
 

@@ -3,22 +3,22 @@
 Each sticker holds ``companion.cards.payload(card_id)`` (docs/cards-and-stickers.md)
 twice: as a version 1 QR symbol at error correction level H (30% of the
 symbol may be lost to a thumb, a scratch or glare) inside a white
-four-module quiet zone, and under it as an M4 Micro QR symbol at level Q
+four-module quiet zone, and above it as an M4 Micro QR symbol at level Q
 (the most a 10-character payload gets in a Micro QR) in its own two-module
-quiet zone, with the card's name in words and its id beside it (two cards
-can share a name: T5A and T5B are both "treasure 5").  A thin grey outline is
+quiet zone, with the card's name in words and its id beside the QR (two
+cards can share a name: T5A and T5B are both "treasure 5").  A thin grey outline is
 the cut line.  The PDF is vector (reportlab): modules stay sharp at any
 printer resolution.  ``micro=False`` gives the older QR-only label.
 
-Default size, :data:`DEFAULT_SIZE_MM` = 35 mm for the QR (the label is about
-48 x 80 mm: it covers the middle of a 56 x 87 mm card's face).  On the
-benchmark's photographed frames (``bench/photo.py``) the older 25 mm QR-only
-sticker is read in about 61% of frames; a 35 mm QR alone adds little there
-because a finger or a reflection on the one symbol still hides it; two symbols
-at both ends of the label do: a finger from one end of the card, or one
-glare spot, rarely covers both.  The Micro QR is 28 mm (:data:`MICRO_RATIO`),
-its modules as big as the QR's: with 17 modules instead of 21 it takes less
-room for the same module size.
+Default size, :data:`DEFAULT_SIZE_MM` = 25 mm for the QR, as the older QR-only
+stickers, with a 38 mm Micro QR (:data:`MICRO_RATIO`) above it: a label of
+about 47 x 77 mm that covers the middle of a 56 x 87 mm card's face.  Why
+(figures in docs/cards-and-stickers.md, from ``bench/photo.py``): a Micro QR
+needs 17 modules and a two-module quiet zone where a QR needs 21 and four,
+so across the same card its modules are a third bigger than the biggest QR's
+(2.2 mm against 1.7 mm for a 35 mm QR), which is what motion blur and small,
+far stickers need; and two symbols at the two ends of the label are rarely
+both covered by one finger or one reflection.
 """
 
 from __future__ import annotations
@@ -34,14 +34,13 @@ import numpy.typing as npt
 
 from companion.cards import ALL_IDS, payload
 
-DEFAULT_SIZE_MM = 35.0
-#: The size every sticker had before the Micro QR (still read, never to be broken).
-LEGACY_SIZE_MM = 25.0
+DEFAULT_SIZE_MM = 25.0
 MIN_SIZE_MM, MAX_SIZE_MM = 12.0, 60.0
 QUIET_MODULES = 4
-#: The Micro QR beside the QR: M4 (17 modules a side), a two-module quiet zone
-#: (what the Micro QR standard asks), its side a fraction of the QR's.
-MICRO_MODULES, MICRO_QUIET_MODULES, MICRO_RATIO = 17, 2, 0.8
+#: The Micro QR above the QR: M4 (17 modules a side), a two-module quiet zone
+#: (what the Micro QR standard asks), its side 1.52 times the QR's (38 mm for
+#: a 25 mm QR: as wide as a card allows with its quiet zone).
+MICRO_MODULES, MICRO_QUIET_MODULES, MICRO_RATIO = 17, 2, 1.52
 PAPERS = ("a4", "letter")
 #: Page sizes in millimetres (reportlab's A4 and LETTER).
 PAPER_MM = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -101,23 +100,26 @@ class LabelLayout:
 
 
 def label_layout(size_mm: float, micro: bool = False) -> LabelLayout:
-    """The label for a ``size_mm`` QR symbol, with a Micro QR under it if ``micro``.
+    """The label for a ``size_mm`` QR symbol, with a Micro QR above it if ``micro``.
 
-    The Micro QR (:data:`MICRO_RATIO` of the QR's side) sits under the QR's
-    quiet zone, in its own two-module quiet zone, at the left; the name goes
-    to its right.  Without it the name runs under the QR as it always did.
+    The Micro QR (:data:`MICRO_RATIO` times the QR's side) is centred at the
+    top in its own two-module quiet zone; the QR goes under it at the left,
+    in its four-module quiet zone, and the name to the QR's right.  Without
+    it the name runs under the QR as it always did.
     """
     quiet = size_mm * QUIET_MODULES / 21
-    width = size_mm + 2 * quiet
+    qr_block = size_mm + 2 * quiet
     if not micro:
-        return LabelLayout((width, width + max(8.0, size_mm * 0.3)), (quiet, quiet, size_mm),
-                           None, (0.0, width, width))
+        return LabelLayout((qr_block, qr_block + max(8.0, size_mm * 0.3)),
+                           (quiet, quiet, size_mm), None, (0.0, qr_block, qr_block))
     side = size_mm * MICRO_RATIO
     mquiet = side * MICRO_QUIET_MODULES / MICRO_MODULES
-    top = quiet + size_mm + quiet
-    text_x = quiet + side + mquiet
-    return LabelLayout((width, top + side + mquiet), (quiet, quiet, size_mm),
-                       (quiet, top, side), (text_x, top, width - text_x - quiet / 2))
+    width = max(side + 2 * mquiet, qr_block)
+    qr_top = mquiet + side + max(mquiet, quiet)
+    text_x = qr_block - quiet / 2
+    return LabelLayout((width, qr_top + size_mm + quiet), (quiet, qr_top, size_mm),
+                       ((width - side) / 2, mquiet, side),
+                       (text_x, qr_top + size_mm / 3, width - text_x))
 
 
 @dataclass(frozen=True)

@@ -24,9 +24,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.add_argument("--out", required=True, metavar="FILE.pdf", help="the PDF to write")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (a4)")
     p.add_argument("--size", type=_size_mm, default=None, metavar="MM",
-                   help="side of the printed QR symbol in millimetres (default 35)")
+                   help="side of the printed QR symbol in millimetres (default 25)")
     p.add_argument("--qr-only", action="store_true",
-                   help="the QR alone, without the Micro QR under it (the older, smaller label)")
+                   help="the QR alone, without the Micro QR above it (the older, smaller label)")
     p.set_defaults(func=cmd_stickers, words=True)
 
 
