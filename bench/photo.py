@@ -480,7 +480,7 @@ def pct(values: list[float], q: float) -> float:
     return float(np.percentile(values, q))
 
 
-def rest_rate(shots: list[Shot], layout: Layout, make: Callable[[], Decoder],
+def rest_rate(shots: list[Shot], layout: Layout, make: Callable[[], Any],
               frames: int = 5) -> tuple[float, int]:
     """Share of cards reported within ``frames`` frames of coming to rest.
 
@@ -506,7 +506,8 @@ def rest_rate(shots: list[Shot], layout: Layout, make: Callable[[], Decoder],
     return 100.0 * hit / max(1, n), n
 
 
-def still_cost(shots: list[Shot], layout: Layout, frames: int = 150) -> dict[str, float]:
+def still_cost(shots: list[Shot], layout: Layout, make: Callable[[], Any] = Decoder,
+               frames: int = 150) -> dict[str, float]:
     """Mean ms a frame of a scene that stays (fresh sensor noise only): ours vs raw.
 
     Five seconds at 30 fps; the first frame (the scene appearing, a changed
@@ -517,7 +518,7 @@ def still_cost(shots: list[Shot], layout: Layout, frames: int = 150) -> dict[str
     for s in shots:
         base = clean(s, layout)
         imgs = [finish(base, s, i) for i in range(frames)]
-        dec = Decoder()
+        dec = make()
         dec.decode(imgs[0])
         t0 = time.perf_counter()
         for img in imgs[1:]:
@@ -536,52 +537,75 @@ def iter_shots(seed: int, n: int) -> Iterator[Shot]:
         yield shot(seed, i)
 
 
+def baseline_decoder(rev: str) -> Callable[..., Any]:
+    """The ``Decoder`` class of ``vision/decode.py`` as it was at git revision ``rev``."""
+    import importlib.util
+
+    root = Path(__file__).resolve().parent.parent
+    source = subprocess.run(["git", "show", f"{rev}:vision/decode.py"], cwd=root,
+                            capture_output=True, text=True, check=True).stdout
+    spec = importlib.util.spec_from_loader(f"decode_{rev}", loader=None)
+    assert spec is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclasses look their module up
+    exec(compile(source, f"{rev}:vision/decode.py", "exec"), module.__dict__)
+    return module.Decoder  # type: ignore[no-any-return]
+
+
 def report(layouts: list[Layout], shots: list[Shot], args: argparse.Namespace) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    makers: dict[str, Callable[..., Any]] = {"ours": Decoder}
+    if args.before:
+        makers = {f"before ({args.before})": baseline_decoder(args.before), **makers}
     for layout in layouts:
         formats = QR_MICRO if layout.micro else QR_ONLY
-        decoder = Decoder(skip_unchanged=False)
-        readers = {
-            "raw zxing-cpp": raw_zxing(formats),
-            "ours": lambda img, d=decoder: [r.text for r in d.decode(img).reads],
-        }
-        t = run_frames(shots, layout, readers, decoder.reset)
+        readers: dict[str, Callable[[np.ndarray], list[str]]] = {
+            "raw zxing-cpp": raw_zxing(formats)}
+        decoders = {name: make(skip_unchanged=False) for name, make in makers.items()}
+        for name, dec in decoders.items():
+            readers[name] = lambda img, d=dec: [r.text for r in d.decode(img).reads]
+
+        def reset_all(decs: dict[str, Any] = decoders) -> None:
+            for dec in decs.values():
+                dec.reset()
+
+        t = run_frames(shots, layout, readers, reset_all)
         raw_ms = t["raw zxing-cpp"].ms or []
-        ours_ms = t["ours"].ms or []
-        ratio = [o / r for o, r in zip(ours_ms, raw_ms, strict=True)]
         empty_idx = [i for i, s in enumerate(shots) if s.card is None]
-        lay: dict[str, Any] = {"rows": {}, "n": {}}
+        lay: dict[str, Any] = {"rows": {}}
         print(f"\n== {layout.name} ({len(shots)} frames, seed {args.seed})")
-        print(f"{'':28} {'raw zxing-cpp':>14} {'ours':>8} {'frames':>7}")
+        print(f"{'':28}" + "".join(f"{name:>18}" for name in readers) + f"{'frames':>8}")
         for row in ROWS:
-            n = t["ours"].total.get(row, 0)
-            rz, ro = t["raw zxing-cpp"].rate(row), t["ours"].rate(row)
-            lay["rows"][row] = {"raw": rz, "ours": ro, "n": n}
+            n = t["raw zxing-cpp"].total.get(row, 0)
+            rates = {name: t[name].rate(row) for name in readers}
+            lay["rows"][row] = {**rates, "n": n}
             if n:
-                print(f"{row:28} {rz:13.1f}% {ro:7.1f}% {n:7d}")
+                print(f"{row:28}" + "".join(f"{r:17.1f}%" for r in rates.values()) + f"{n:8d}")
         for name, tal in t.items():
             print(f"{name}: wrong cards {tal.wrong}, non-cards read as cards {tal.foreign}")
             lay[name] = {"wrong": tal.wrong, "foreign": tal.foreign}
-        med = statistics.median(ours_ms) / statistics.median(raw_ms)
-        p95 = pct(ours_ms, 95) / pct(raw_ms, 95)
-        empties = [ratio[i] for i in empty_idx]
-        print(f"time: raw zxing-cpp median {statistics.median(raw_ms):.2f} ms, "
-              f"p95 {pct(raw_ms, 95):.2f} ms; ours median {statistics.median(ours_ms):.2f} ms"
-              f" ({med:.2f}x), p95 {pct(ours_ms, 95):.2f} ms ({p95:.2f}x); "
-              f"empty frames {statistics.median(empties) if empties else 0:.2f}x (median)")
-        lay["time"] = {"median_x": med, "p95_x": p95,
-                       "empty_x": statistics.median(empties) if empties else None}
-        rate, n = rest_rate(shots[: args.rest], layout, Decoder)
-        print(f"read within 5 frames of rest: {rate:.1f}% of {n} cards")
-        lay["rest5"] = rate
-        empty_shots = [s for s in shots if s.card is None][:4]
-        resting = [s for s in shots if s.card is not None and s.motion == 0
-                   and s.finger is None][:4]
-        e = still_cost(empty_shots, layout)
-        r = still_cost(resting, layout)
-        print(f"unchanged empty spot: {e['ratio']:.2f}x raw zxing-cpp ({e['ours_ms']:.2f} ms); "
-              f"resting card: {r['ratio']:.2f}x ({r['ours_ms']:.2f} ms)")
-        lay["empty_spot_x"], lay["resting_x"] = e["ratio"], r["ratio"]
+        print(f"raw zxing-cpp: median {statistics.median(raw_ms):.2f} ms, "
+              f"p95 {pct(raw_ms, 95):.2f} ms a frame")
+        for name, make in makers.items():
+            ms = t[name].ms or []
+            ratio = [o / r for o, r in zip(ms, raw_ms, strict=True)]
+            med = statistics.median(ms) / statistics.median(raw_ms)
+            p95 = pct(ms, 95) / pct(raw_ms, 95)
+            empties = [ratio[i] for i in empty_idx]
+            empty_x = statistics.median(empties) if empties else 0.0
+            rate, n = rest_rate(shots[: args.rest], layout, make)
+            empty_shots = [s for s in shots if s.card is None][:4]
+            resting = [s for s in shots if s.card is not None and s.motion == 0
+                       and s.finger is None][:4]
+            e = still_cost(empty_shots, layout, make)
+            r = still_cost(resting, layout, make)
+            print(f"{name}: median {statistics.median(ms):.2f} ms ({med:.2f}x raw), "
+                  f"p95 {pct(ms, 95):.2f} ms ({p95:.2f}x); a frame with no sticker "
+                  f"{empty_x:.2f}x (median); read within 5 frames of rest {rate:.1f}% of {n}; "
+                  f"still empty spot {e['ratio']:.2f}x, resting card {r['ratio']:.2f}x")
+            lay[name].update({"median_x": med, "p95_x": p95, "no_sticker_x": empty_x,
+                              "rest5": rate, "empty_spot_x": e["ratio"],
+                              "resting_x": r["ratio"]})
         out[layout.name] = lay
     return out
 
@@ -592,6 +616,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--rest", type=int, default=120, help="shots used for the rest test")
     ap.add_argument("--seed", type=int, default=16)
     ap.add_argument("--layout", nargs="+", choices=sorted(VARIANTS), default=["old", "new"])
+    ap.add_argument("--before", metavar="REV",
+                    help="also read with vision/decode.py as it was at git revision REV")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
     cv2.setNumThreads(1)
