@@ -1,6 +1,7 @@
 """Printed-and-photographed sticker frames, and the card reading benchmark on them.
 
-    nice .venv/bin/python bench/photo.py [--frames 600] [--seed 16] [--json OUT]
+    nice .venv/bin/python bench/photo.py [--frames 600] [--seed 16] [--layout old new]
+        [--before REV] [--json OUT]
 
 ``vision.render`` draws a QR straight from its modules onto a flat card: the
 decoder's easy case.  Here the sticker comes from the project's own sticker
@@ -23,7 +24,10 @@ with each :class:`Layout` (old stickers, new stickers), so the comparison is
 on the same poses, light, fingers and noise.
 
 The benchmark reads every frame with raw zxing-cpp (``read_barcodes`` on the
-frame as the camera gives it) and with ``vision.decode.Decoder``, and
+frame as the camera gives it; in zxing-cpp 3 its QR format reads Micro QR
+too, so raw zxing-cpp sees both symbols of a new sticker), with
+``vision.decode.Decoder`` and, with ``--before REV``, with the decoder as it
+was at a git revision, and
 reports read rates by category, wrong cards, non-cards read, and time ratios
 to raw zxing-cpp measured in the same run (best of 3 timings a frame).  It
 also runs the tracker on cards coming to rest (read within 5 frames of
