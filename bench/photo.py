@@ -168,12 +168,11 @@ def printed_labels(size_mm: float, micro: bool) -> dict[str, np.ndarray]:
                         str(Path(tmp) / "p")], check=True)
         pages = [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE)
                  for p in sorted(Path(tmp).glob("p-*.png"))]
-    w_mm, h_mm = stickers.label_size_mm(size_mm, micro)
     k = DPI / 25.4
     out = {}
-    for card, (page, box) in zip(ALL_IDS, stickers.sheet_slots("a4", w_mm, h_mm, len(ALL_IDS)),
-                                 strict=True):
-        img = pages[page]
+    places = stickers.sheet_places("a4", size_mm, micro, len(ALL_IDS))
+    for card, place in zip(ALL_IDS, places, strict=True):
+        img, box = pages[place.page], place.label
         x0, y0 = round(box.x * k), round(box.y * k)
         out[card] = np.ascontiguousarray(img[y0:y0 + round(box.h * k), x0:x0 + round(box.w * k)])
     return out

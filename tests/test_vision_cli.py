@@ -161,3 +161,26 @@ def test_the_help_states_the_real_default_size(capsys: pytest.CaptureFixture[str
     with pytest.raises(SystemExit):
         main(["stickers", "--help"])
     assert f"(default {DEFAULT_SIZE_MM:g})" in " ".join(capsys.readouterr().out.split())
+
+
+def test_the_sheet_draws_each_new_label_centred_in_a_card_outline(tmp_path: Path) -> None:
+    from vision.stickers import CARD_MM, sheet_places
+
+    pdf = tmp_path / "s.pdf"
+    assert main(["stickers", "--out", str(pdf)]) == 0
+    (page, *_) = pdf_pages(pdf, dpi=150)
+    k = 150 / 25.4
+    places = [p for p in sheet_places("a4", DEFAULT_SIZE_MM, True, len(ALL_IDS)) if p.page == 0]
+    assert len(places) == 9
+    for place in places:
+        card, label = place.card, place.label
+        assert card is not None and (card.w, card.h) == CARD_MM
+        assert label.x - card.x == pytest.approx(card.x + card.w - label.x - label.w)
+        # the card's left edge is a dashed light grey line: about half its length drawn
+        x = round(card.x * k)
+        column = page[round((card.y + 5) * k): round((card.y + card.h - 5) * k), x - 1: x + 2]
+        drawn = (column < 250).any(axis=1).mean()
+        assert 0.3 < drawn < 0.8
+    qr_only = tmp_path / "q.pdf"
+    assert main(["stickers", "--out", str(qr_only), "--qr-only"]) == 0
+    assert all(p.card is None for p in sheet_places("a4", DEFAULT_SIZE_MM, False, 35))

@@ -153,6 +153,37 @@ def sheet_slots(paper: str, label_w: float, label_h: float, count: int) -> list[
     return out
 
 
+#: A quest card's face, in mm.
+CARD_MM = (56.0, 87.0)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where one card's label is printed: page index, the label's box, and the
+    card's outline around it (None when the label is not drawn on a card)."""
+
+    page: int
+    label: Box
+    card: Box | None
+
+
+def sheet_places(paper: str, size_mm: float, micro: bool, count: int) -> list[Place]:
+    """Where each of ``count`` labels goes on the sheet.
+
+    A label with both symbols is drawn centred in the outline of a card (dashed):
+    the sheet shows where it goes on the card.  Nine fit an A4 page with or
+    without it (four pages); letter paper takes six a page with it.
+    """
+    w, h = label_size_mm(size_mm, micro)
+    on_card = micro and w <= CARD_MM[0] and h <= CARD_MM[1]
+    slot_w, slot_h = CARD_MM if on_card else (w, h)
+    out = []
+    for page, slot in sheet_slots(paper, slot_w, slot_h, count):
+        label = Box(slot.x + (slot_w - w) / 2, slot.y + (slot_h - h) / 2, w, h)
+        out.append(Place(page, label, slot if on_card else None))
+    return out
+
+
 class NoFontForLanguage(ValueError):
     """The sheet's language needs letters no installed font has."""
 
@@ -231,7 +262,7 @@ def write_pdf(
     page_w, page_h = A4 if paper == "a4" else LETTER
     geometry = label_layout(size_mm, micro)
     w_mm, h_mm = geometry.label
-    slots = sheet_slots(paper, w_mm, h_mm, len(cards))
+    places = sheet_places(paper, size_mm, micro, len(cards))
     label_w, label_h = w_mm * mm, h_mm * mm
     name_pt = max(6.0, min(12.0, size_mm * 0.36))
     id_pt = name_pt * 0.75
@@ -242,11 +273,22 @@ def write_pdf(
     pdf.setTitle("Incan Gold card stickers")
     pdf.setAuthor("incan-companion")
     pages = 0
-    for card_id, (page, box) in zip(cards, slots, strict=True):
-        if page == pages:
+    for card_id, place in zip(cards, places, strict=True):
+        if place.page == pages:
             if pages:
                 pdf.showPage()
             pages += 1
+        if place.card is not None:
+            # the card's edge, dashed and lighter than the cut line: where the
+            # label goes on the card (centred)
+            c = place.card
+            pdf.setStrokeColorRGB(0.82, 0.82, 0.82)
+            pdf.setLineWidth(0.3)
+            pdf.setDash(1.5 * mm, 1.5 * mm)
+            pdf.roundRect(c.x * mm, page_h - (c.y + c.h) * mm, c.w * mm, c.h * mm, 3 * mm,
+                          stroke=1, fill=0)
+            pdf.setDash()
+        box = place.label
         x, top = box.x * mm, page_h - box.y * mm
         # cut line
         pdf.setStrokeColorRGB(0.75, 0.75, 0.75)
