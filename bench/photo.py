@@ -514,23 +514,28 @@ def still_cost(shots: list[Shot], layout: Layout, make: Callable[[], Any] = Deco
     """Mean ms a frame of a scene that stays (fresh sensor noise only): ours vs raw.
 
     Five seconds at 30 fps; the first frame (the scene appearing, a changed
-    frame that pays for a full decode) is not counted.
+    frame that pays for a full decode) is not counted.  Best of 3 runs of the
+    whole sequence, as for single frames: other work on the machine only adds.
     """
     ours, raw = [], []
     read = raw_zxing(QR_ONLY)
     for s in shots:
         base = clean(s, layout)
         imgs = [finish(base, s, i) for i in range(frames)]
-        dec = make()
-        dec.decode(imgs[0])
-        t0 = time.perf_counter()
-        for img in imgs[1:]:
-            dec.decode(img)
-        ours.append((time.perf_counter() - t0) / (frames - 1))
-        t0 = time.perf_counter()
-        for img in imgs[1:]:
-            read(img)
-        raw.append((time.perf_counter() - t0) / (frames - 1))
+        best_ours = best_raw = float("inf")
+        for _ in range(3):
+            dec = make()
+            dec.decode(imgs[0])
+            t0 = time.perf_counter()
+            for img in imgs[1:]:
+                dec.decode(img)
+            best_ours = min(best_ours, (time.perf_counter() - t0) / (frames - 1))
+            t0 = time.perf_counter()
+            for img in imgs[1:]:
+                read(img)
+            best_raw = min(best_raw, (time.perf_counter() - t0) / (frames - 1))
+        ours.append(best_ours)
+        raw.append(best_raw)
     return {"ours_ms": 1000 * statistics.fmean(ours), "raw_ms": 1000 * statistics.fmean(raw),
             "ratio": statistics.fmean(ours) / statistics.fmean(raw)}
 

@@ -71,8 +71,9 @@ _MICRO = zxingcpp.BarcodeFormat.MicroQRCode
 _QR = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, _MICRO))
 _ROI_HALF = 120  # half side of a crop around a candidate, in frame pixels
 #: Unchanged frames after which a scene with no card read is decoded again
-#: (after two quick retries).
-RETRY_EVERY = 32
+#: (after two quick retries): about 2 s at 30 fps, which keeps a still empty
+#: table with art on it under a quarter of raw zxing-cpp's cost a frame.
+RETRY_EVERY = 64
 #: Unchanged frames after which a card kept from an earlier frame is read again.
 REFRESH_EVERY = 30
 #: Mean grey-level difference of a read symbol's thumbnail blocks above which
