@@ -252,8 +252,9 @@ class Decoder:
     >>> Decoder().decode(render(Scene(card="T11A"))).cards
     ('T11A',)
 
-    ``fallback=False`` gives zxing-cpp alone; ``use_pyzbar=False`` drops the
-    pyzbar step; ``skip_unchanged=False`` decodes every frame.  Not
+    ``fallback=False`` gives zxing-cpp alone; ``use_pyzbar=True`` adds pyzbar
+    as the strongest region's last step; ``skip_unchanged=False`` decodes
+    every frame.  Not
     thread-safe: one decoder per thread (it remembers the last frame).
     """
 
