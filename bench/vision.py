@@ -93,7 +93,7 @@ def single_frames(per_kind: int, seed: int) -> dict[str, Any]:
     samples += render.foreign_samples(seed + 2, max(48, len(render.FOREIGN_PAYLOADS) * 6))
     print(f"rendered {len(samples)} frames ({n_hard} hard) in {time.perf_counter() - t0:.0f} s",
           file=sys.stderr)
-    ours, no_pyzbar = Decoder(), Decoder(use_pyzbar=False, skip_unchanged=False)
+    ours, with_pyzbar = Decoder(), Decoder(use_pyzbar=True, skip_unchanged=False)
     names = ("ours", "zxing", "pyzbar")
     hits: dict[str, dict[str, list[int]]] = {n: defaultdict(list) for n in names}
     ms: dict[str, list[float]] = {n: [] for n in names}
@@ -121,8 +121,8 @@ def single_frames(per_kind: int, seed: int) -> dict[str, Any]:
             else:
                 hits[n][s.kind].append(int(s.truth in got[n]))
                 wrong[n] += any(c != s.truth for c in got[n])
-        if s.truth is not None and s.truth in got["ours"]:
-            pyzbar_adds += s.truth not in no_pyzbar.decode(s.frame).cards
+        if s.truth is not None and s.truth not in got["ours"]:
+            pyzbar_adds += s.truth in with_pyzbar.decode(s.frame).cards
     result: dict[str, Any] = {"frames": len(samples), "hard_frames": n_hard,
                               "empty_frames": sum(s.kind == "empty" for s in samples),
                               "foreign_frames": sum(s.kind == "foreign" for s in samples)}
@@ -137,7 +137,7 @@ def single_frames(per_kind: int, seed: int) -> dict[str, Any]:
             "p95_ms": pct(ms[n], 95),
         }
     result["ours"]["reads_by_step"] = dict(steps)
-    result["ours"]["reads_only_pyzbar_step_added"] = pyzbar_adds
+    result["ours"]["reads_a_pyzbar_step_would_add"] = pyzbar_adds
     return result
 
 
@@ -246,7 +246,7 @@ def main() -> int:
     row("median ms", o["median_ms"], z["median_ms"], p["median_ms"], "{:7.2f}")
     row("p95 ms", o["p95_ms"], z["p95_ms"], p["p95_ms"], "{:7.2f}")
     print(f"cards read by step: {o['reads_by_step']}; "
-          f"read only thanks to the pyzbar step: {o['reads_only_pyzbar_step_added']}")
+          f"reads a pyzbar step (off by default) would add: {o['reads_a_pyzbar_step_would_add']}")
     print("== unchanged empty table (new sensor noise each frame) ==")
     print(f"ours {still['ours_median_ms']:.3f} ms, raw zxing-cpp {still['zxing_median_ms']:.3f} ms"
           f" a frame: ratio {still['ratio_to_zxing']:.2f} "

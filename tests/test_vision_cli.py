@@ -19,7 +19,7 @@ from ui.words import card_name
 from vision import render
 from vision.decode import Decoder
 from vision.render import Scene
-from vision.stickers import card_modules, label_size_mm
+from vision.stickers import DEFAULT_SIZE_MM, card_modules, label_size_mm
 
 
 def write(path: Path, scene: Scene) -> Path:
@@ -134,7 +134,7 @@ def test_each_sticker_reads_alone_and_carries_its_name(tmp_path: Path) -> None:
     # Cut the stickers apart along the page's grey cut lines and read each one.
     pages = pdf_pages(pdf, dpi=150)
     alone: list[str] = []
-    w_mm, h_mm = label_size_mm(25.0)
+    w_mm, h_mm = label_size_mm(DEFAULT_SIZE_MM, micro=True)
     for page in pages:
         edges = (page < 235) & (page > 120)  # the light grey outlines
         _n, _, stats, _ = cv2.connectedComponentsWithStats(edges.astype(np.uint8))
@@ -142,8 +142,10 @@ def test_each_sticker_reads_alone_and_carries_its_name(tmp_path: Path) -> None:
             if abs(w - w_mm / 25.4 * 150) < 8 and abs(h - h_mm / 25.4 * 150) < 8:
                 crop = page[y : y + h, x : x + w]
                 got = zxingcpp.read_barcodes(crop, formats=zxingcpp.BarcodeFormat.QRCode)
-                alone += [g.text for g in got]
-    assert sorted(alone) == sorted(f"IG:{c}" for c in ALL_IDS)
+                alone += [f"{g.format.name}:{g.text}" for g in got]
+    # each label carries both symbols, each with the card's payload
+    assert sorted(alone) == sorted(f"{kind}:IG:{c}" for c in ALL_IDS
+                                   for kind in ("QRCode", "MicroQRCode"))
 
 
 def test_bad_sticker_options_are_bad_input(tmp_path: Path,
@@ -155,7 +157,6 @@ def test_bad_sticker_options_are_bad_input(tmp_path: Path,
 
 
 def test_the_help_states_the_real_default_size(capsys: pytest.CaptureFixture[str]) -> None:
-    from vision.stickers import DEFAULT_SIZE_MM
 
     with pytest.raises(SystemExit):
         main(["stickers", "--help"])
@@ -176,3 +177,26 @@ def test_the_sheet_of_one_box_prints_only_its_cards(
     assert capsys.readouterr().err == (
         "incan-companion: stickers: unknown deck 'box' (one of incan-gold, 14-treasures)\n"
     )
+
+
+def test_the_sheet_draws_each_new_label_centred_in_a_card_outline(tmp_path: Path) -> None:
+    from vision.stickers import CARD_MM, sheet_places
+
+    pdf = tmp_path / "s.pdf"
+    assert main(["stickers", "--out", str(pdf)]) == 0
+    (page, *_) = pdf_pages(pdf, dpi=150)
+    k = 150 / 25.4
+    places = [p for p in sheet_places("a4", DEFAULT_SIZE_MM, True, len(ALL_IDS)) if p.page == 0]
+    assert len(places) == 9
+    for place in places:
+        card, label = place.card, place.label
+        assert card is not None and (card.w, card.h) == CARD_MM
+        assert label.x - card.x == pytest.approx(card.x + card.w - label.x - label.w)
+        # the card's left edge is a dashed light grey line: about half its length drawn
+        x = round(card.x * k)
+        column = page[round((card.y + 5) * k): round((card.y + card.h - 5) * k), x - 1: x + 2]
+        drawn = (column < 250).any(axis=1).mean()
+        assert 0.3 < drawn < 0.8
+    qr_only = tmp_path / "q.pdf"
+    assert main(["stickers", "--out", str(qr_only), "--qr-only"]) == 0
+    assert all(p.card is None for p in sheet_places("a4", DEFAULT_SIZE_MM, False, 35))

@@ -80,7 +80,7 @@ def test_hard_frames_are_read_more_often_than_by_raw_zxing_and_never_wrongly(
 
 
 def test_the_fallback_reads_a_small_blurred_sticker_zxing_alone_misses() -> None:
-    image = frame("T17", scale=1.9, focus_blur=1.3, angle=20.0, noise=2.0, noise_seed=3)
+    image = frame("T17", scale=2.1, focus_blur=1.3, angle=20.0, noise=2.0, noise_seed=3)
     assert Decoder(fallback=False).decode(image).cards == ()
     reads = Decoder().decode(image)
     assert reads.cards == ("T17",)
@@ -130,20 +130,13 @@ def test_a_tilted_dim_frame_reads_through_the_cascade() -> None:
 
 # Frames that only one of the later cascade steps reads (found with bench/vision.py's
 # generators): each step stays in the cascade only while it reads what the others miss.
+def _small(scale: float, blur: float) -> Scene:
+    return Scene(card="T17", scale=scale, focus_blur=blur, angle=20.0, noise=2.0, noise_seed=3)
+
+
 LATER_STEPS = [
-    pytest.param(
-        Scene(card="T9", x=365.857181892537, y=242.63197181841852, angle=134.72333291523105,
-              scale=3.034436837771711, tilt=0.07744638120659351, tilt_dir=293.5711051550843,
-              focus_blur=0.7257092838857522, motion=5.67649334201331,
-              motion_dir=85.93729201572616, noise=3.7573567530069316,
-              brightness=0.9715048108245612, contrast=0.952734772951478,
-              gradient=0.2525717692287565, table_seed=3, noise_seed=849582708),
-        "zxing-roi-clahe", id="motion-clahe",
-    ),
-    pytest.param(Scene(card="MUMMY1", focus_blur=2.0, scale=2.7, angle=30.0, noise_seed=5),
-                 "zxing-roi-wide", id="blur-wide"),
-    pytest.param(Scene(card="SPIDER2", focus_blur=2.0, scale=2.5, angle=30.0, noise_seed=5),
-                 "zxing-roi-deblur", id="blur-deblur"),
+    pytest.param(_small(1.9, 1.3), "zxing-roi-sharp", id="blur-sharp"),
+    pytest.param(_small(2.0, 1.5), "zxing-roi-deblur", id="blur-deblur"),
 ]
 
 

@@ -1,46 +1,50 @@
-"""Frame -> the QR payloads in it, with where they are.
+"""Frame -> the QR and Micro QR payloads in it, with where they are.
 
-The cascade, and why each step is there (figures from ``bench/vision.py``):
+The cascade, and why each step is there (figures from ``bench/photo.py``:
+the project's sticker sheet printed and photographed):
 
-1. **zxing-cpp on the grey frame, QR only.**  The primary decoder: fast, and
-   it reads every sticker in view.  Converting to grey with OpenCV first is
-   cheaper than letting zxing-cpp convert BGR itself.
+1. **zxing-cpp on the grey frame, QR and Micro QR**, without its inverted,
+   rotated or downscaled retries (a sticker is dark on light, QR finders
+   work at any angle, and a 640x480 frame needs no downscaling).  On the
+   photographed frames that reads the same frames as zxing-cpp's defaults at
+   about a quarter of the time, and most frames with a card are read here.
 2. Only when step 1 found no card: **find sticker-like regions** (the densest
-   patch of edges in a half-size frame: a QR's modules make more edges than
-   card art, a hand or wood grain) and decode a 2x-enlarged crop of each with
-   zxing-cpp, then the same crop sharpened (unsharp mask), then with its
-   local contrast equalised (CLAHE: a sticker half washed out by a lamp's
-   reflection).  A version 1 sticker seen at 3 px per module is at the limit
-   of zxing's detector; doubling it turns most blurred, small, dark or
-   low-contrast failures into reads, and a crop costs a fraction of a full
-   2x frame.
-3. On the **strongest region only**, the costlier steps: the 2x crop under a
-   wider unsharp mask (blocky JPEG), a 3x crop sharpened hard (focus blur),
-   then **pyzbar (QR only)**, which reads the odd frame every zxing-cpp step
-   missed but is about 10x slower (``Decoder(use_pyzbar=False)`` drops it).
-   Over 928 hard placements on the virtual table (8 seeds) the two
-   sharpening steps took the cards never recognised from 2.3% to 1.7%; they
-   run only on frames where nothing was read, so the median frame is
-   unchanged and the p95 grows (4.2 ms to 9.3 ms with the CLAHE step; the
-   benchmark prints both).
+   patch of edges in a half-size frame: a symbol's modules make more edges
+   than card art, a hand or wood grain) and decode a 2x-enlarged crop of each
+   with zxing-cpp, then the same crop sharpened (unsharp mask).  A symbol seen
+   at 3 px per module is at the limit of zxing's detector; doubling it turns
+   many blurred, small or dark failures into reads, and a crop costs a
+   fraction of a full 2x frame.
+3. On the **strongest region only**, a 3x crop sharpened hard (focus blur).
+   Sharpening is done before enlarging: the same mask on a quarter of the
+   pixels.  Local-contrast (CLAHE) and wide-mask steps, and pyzbar, read
+   nothing these missed on the photographed frames and were dropped from the
+   default chain (``Decoder(use_pyzbar=True)`` adds pyzbar back).
 
 Only payloads that ``companion.cards.card_from_payload`` accepts become
 cards; everything else is kept as a foreign read so the tracker can say
 "not a card".  No step has ever produced a wrong payload in the benchmark
-(QR's Reed-Solomon check at level H guards that), and nothing here guesses.
+(Reed-Solomon: level H on the QR, Q on the Micro QR), and nothing here guesses.
 
-Skipping work: if the last frame decoded held no code and no sticker-like
-region, and the new frame looks the same (a 80x60 thumbnail within a few grey
-levels), the answer cannot have changed, so decoding is skipped.  A frame
-with a candidate region that failed to decode is always tried again: the
-next frame's noise or focus may make it readable.
+Skipping work (a still camera sees the same scene for seconds): a 40x30
+thumbnail of the frame is compared with the last decoded one.
+
+* Nothing read and the scene unchanged: the frame is not decoded, except 1
+  and 3 frames later (sensor noise can make an unread sticker readable, e.g.
+  on a card that just came to rest) and then every :data:`RETRY_EVERY`
+  frames.  So an empty table with art on it does not pay the whole fallback
+  chain every frame.
+* A card read and the scene unchanged, including the blocks under its
+  symbols (a card swapped for another in the same place changes them): the
+  last frame's reads are given again, and the card is read again every
+  :data:`REFRESH_EVERY` frames anyway.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import cv2
@@ -57,10 +61,35 @@ Point = tuple[float, float]
 #: sticker-like region at all.  The empty benchmark table peaks at 9-15; the
 #: darkest, flattest card frames at 26 and more.
 EMPTY_EDGE_DENSITY = 20.0
-#: Largest thumbnail difference (grey levels, 8x8 block means) still "the same frame".
-UNCHANGED_LEVELS = 6
-_QR = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
-_ROI_HALF = 90  # half side of a crop around a candidate, in frame pixels
+#: Largest thumbnail difference (grey levels, means of 16 samples of a 16x16
+#: block) still "the same frame": sensor noise of 8 levels gives up to 7, a
+#: hand or a card moving in gives tens.
+UNCHANGED_LEVELS = 10
+#: Both symbols a sticker can carry: the QR every sticker has, and the Micro QR
+#: of the newer labels (docs/cards-and-stickers.md).
+_MICRO = zxingcpp.BarcodeFormat.MicroQRCode
+_QR = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, _MICRO))
+_ROI_HALF = 120  # half side of a crop around a candidate, in frame pixels
+#: Unchanged frames after which a scene with no card read is decoded again
+#: (after two quick retries): about 2 s at 30 fps, which keeps a still empty
+#: table with art on it under a quarter of raw zxing-cpp's cost a frame.
+RETRY_EVERY = 64
+#: Unchanged frames after which a card kept from an earlier frame is read again.
+REFRESH_EVERY = 30
+#: Mean grey-level difference of a read symbol's thumbnail blocks above which
+#: it changed: sensor noise stays near 1, another card's modules give tens.
+SYMBOL_CHANGED = 4.0
+
+
+@dataclass(frozen=True)
+class _Memory:
+    """What the decoder keeps of the last decoded frame."""
+
+    thumb: Gray
+    reads: tuple[Read, ...]
+    symbols: tuple[tuple[int, int, int, int], ...]  # card symbols' boxes in the thumbnail
+    skipped: int  # unchanged frames since it was decoded
+    wait: int  # unchanged frames before an unread scene is tried again
 
 
 @dataclass(frozen=True)
@@ -137,8 +166,16 @@ def to_gray(frame: npt.NDArray[Any]) -> Gray:
 
 def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
     out = []
-    for b in zxingcpp.read_barcodes(img, formats=_QR):
-        if not b.valid:
+    # No inverted, rotated or downscaled retries: a sticker is dark on light, the
+    # QR finder works at any angle, and a frame is small.  On the photographed
+    # sticker frames this reads the same frames as the defaults at a quarter of
+    # raw zxing-cpp's time, which is what pays for the fallback steps.
+    for b in zxingcpp.read_barcodes(img, formats=_QR, try_rotate=False, try_downscale=False,
+                                    try_invert=False):
+        if not b.valid or (b.format == _MICRO and b.ec_level != "Q"):
+            # A Micro QR at a lower level than our stickers' Q is, on the
+            # benchmark's frames, a QR's finder pattern with a finger over
+            # the rest read as a small Micro QR: a phantom, not a code.
             continue
         p = b.position
         corners = (
@@ -215,56 +252,88 @@ class Decoder:
     >>> Decoder().decode(render(Scene(card="T11A"))).cards
     ('T11A',)
 
-    ``fallback=False`` gives zxing-cpp alone; ``use_pyzbar=False`` drops the
-    pyzbar step; ``skip_unchanged=False`` decodes every frame.  Not
+    ``fallback=False`` gives zxing-cpp alone; ``use_pyzbar=True`` adds pyzbar
+    as the strongest region's last step; ``skip_unchanged=False`` decodes
+    every frame.  Not
     thread-safe: one decoder per thread (it remembers the last frame).
     """
 
     def __init__(
-        self, *, fallback: bool = True, use_pyzbar: bool = True, skip_unchanged: bool = True
+        self, *, fallback: bool = True, use_pyzbar: bool = False, skip_unchanged: bool = True
     ) -> None:
         self.fallback = fallback
         self.use_pyzbar = use_pyzbar
         self.skip_unchanged = skip_unchanged
-        self._empty_thumb: Gray | None = None
+        self._last: _Memory | None = None
+        self._retry_wait = 1  # the wait after this decode, when it retries an unread scene
         self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(4, 4))
+        #: The fallback steps tried on every candidate region, then on the
+        #: strongest one only (names of :data:`_STEPS`, in order).
+        self.region_steps: tuple[str, ...] = REGION_STEPS
+        self.strongest_steps: tuple[str, ...] = STRONGEST_STEPS
 
     def reset(self) -> None:
         """Forget the last frame (e.g. after the camera was reopened)."""
-        self._empty_thumb = None
+        self._last = None
+        self._retry_wait = 1
 
     def decode(self, frame: npt.NDArray[Any]) -> FrameReads:
         """All codes read in ``frame`` (grey, BGR or BGRA uint8)."""
         t0 = time.perf_counter()
-        gray = to_gray(frame)
         thumb: Gray | None = None
         if self.skip_unchanged:
-            h, w = gray.shape
-            thumb = np.asarray(
-                cv2.resize(gray, (max(1, w // 8), max(1, h // 8)), interpolation=cv2.INTER_AREA),
-                np.uint8,
-            )
-            last = self._empty_thumb
-            if (
-                last is not None
-                and last.shape == thumb.shape
-                and int(cv2.absdiff(last, thumb).max()) <= UNCHANGED_LEVELS
-            ):
-                return FrameReads((), (time.perf_counter() - t0) * 1000.0, skipped=True)
+            thumb = _thumbnail(frame)
+            kept = self._unchanged(thumb)
+            if kept is not None:
+                return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
+        gray = to_gray(frame)
         reads = [Read(t, card_of(t), c, "zxing") for t, c in _zxing(gray)]
         found: tuple[Point, ...] = ()
-        empty = False
         if self.fallback and not any(r.card for r in reads):
-            points, strongest = candidates(gray)
+            points, _strongest = candidates(gray)
             found = tuple(points)
-            empty = not reads and strongest < EMPTY_EDGE_DENSITY
             for i, point in enumerate(points):
                 if any(_near(point, r) for r in reads):
                     continue
                 reads += self._decode_region(gray, point, strongest=i == 0)
-        self._empty_thumb = thumb if empty else None
-        return FrameReads(tuple(_dedupe(reads)), (time.perf_counter() - t0) * 1000.0,
-                          candidates=found)
+        out = tuple(_dedupe(reads))
+        if thumb is not None:
+            # Nothing sticker-like at all: no need to look again soon.
+            wait = RETRY_EVERY if not found and not out else self._retry_wait
+            self._retry_wait = 1
+            self._last = _Memory(thumb, out, _symbols(thumb, out), 0, wait)
+        return FrameReads(out, (time.perf_counter() - t0) * 1000.0, candidates=found)
+
+    def _unchanged(self, thumb: Gray) -> tuple[Read, ...] | None:
+        """The last frame's reads if ``thumb`` shows the same scene, else None (decode it).
+
+        A scene where no card was read is retried 1 and 3 frames later (a
+        card that just came to rest: sensor noise can make an unread sticker
+        readable), then every :data:`RETRY_EVERY` unchanged frames: an empty
+        table with art on it must not pay the whole fallback chain every
+        frame.  A card that was read is kept while
+        its symbols' pixels stay the same (a card swapped for another in the
+        same place changes them), and read again every :data:`REFRESH_EVERY`
+        frames anyway.
+        """
+        last = self._last
+        if (
+            last is None
+            or last.thumb.shape != thumb.shape
+            or int(cv2.absdiff(last.thumb, thumb).max()) > UNCHANGED_LEVELS
+        ):
+            return None
+        skipped = last.skipped + 1
+        if any(r.card for r in last.reads):
+            if skipped >= REFRESH_EVERY or not _same_symbols(last.thumb, thumb, last.symbols):
+                return None
+            self._last = replace(last, skipped=skipped)
+            return last.reads
+        if skipped >= last.wait:
+            self._retry_wait = 2 if last.wait == 1 else RETRY_EVERY
+            return None
+        self._last = replace(last, skipped=skipped)
+        return last.reads
 
     def _decode_region(self, gray: Gray, point: Point, *, strongest: bool) -> list[Read]:
         h, w = gray.shape
@@ -274,31 +343,86 @@ class Decoder:
         roi = gray[y0:y1, x0:x1]
         if roi.size == 0:
             return []
-        up = _enlarged(roi, 2)
+        names = self.region_steps + (self.strongest_steps if strongest else ())
+        if strongest and self.use_pyzbar:
+            names += ("pyzbar-roi",)
         # Each step's image is made only when the steps before it read nothing:
         # most regions are read by the first.
-        steps: list[tuple[str, Callable[[], Gray], float, Callable[[Gray], Any]]] = [
-            ("zxing-roi", lambda: up, 2.0, _zxing),
-            ("zxing-roi-sharp", lambda: _unsharp(up), 2.0, _zxing),
-            # local contrast: a sticker half washed out by a lamp's reflection
-            ("zxing-roi-clahe", lambda: _unsharp(_gray(self._clahe.apply(up))), 2.0, _zxing),
-        ]
-        if strongest:
-            # The costlier steps, on the likeliest sticker only: a wider unsharp
-            # mask undoes blocky JPEG, a 3x crop sharpened hard undoes focus blur.
-            steps += [
-                ("zxing-roi-wide", lambda: _unsharp(up, 3.0, 1.5), 2.0, _zxing),
-                ("zxing-roi-deblur", lambda: _unsharp(_enlarged(roi, 3), 4.5, 5.0), 3.0, _zxing),
-            ]
-            if self.use_pyzbar:
-                steps.append(("pyzbar-roi", lambda: up, 2.0, _pyzbar))
+        steps = [(name, *_STEPS[name]) for name in names]
         for name, image, scale, read in steps:
-            got = read(image())
+            got = read(image(roi, self))
             if got:
                 return [
                     Read(t, card_of(t), _shift(c, scale, x0, y0), name) for t, c in got
                 ]
         return []
+
+
+_Reader = Callable[[Gray], list[tuple[str, tuple[Point, Point, Point, Point]]]]
+#: The fallback steps: name -> (the image from a crop, its scale, the reader).
+#: Sharpening is done on the crop before it is enlarged (the same mask on a
+#: quarter of the pixels: the blur was most of the chain's time).
+_STEPS: dict[str, tuple[Callable[[Gray, Decoder], Gray], float, _Reader]] = {
+    "zxing-roi": (lambda roi, d: _enlarged(roi, 2), 2.0, _zxing),
+    "zxing-roi-sharp": (lambda roi, d: _enlarged(_unsharp(roi, 1.0), 2), 2.0, _zxing),
+    # local contrast: a sticker half washed out by a lamp's reflection
+    "zxing-roi-clahe": (
+        lambda roi, d: _enlarged(_unsharp(_gray(d._clahe.apply(roi)), 1.0), 2), 2.0, _zxing),
+    # a wider unsharp mask undoes blocky JPEG
+    "zxing-roi-wide": (lambda roi, d: _enlarged(_unsharp(roi, 1.5), 2), 2.0, _zxing),
+    # a 3x crop sharpened hard undoes focus blur
+    "zxing-roi-deblur": (lambda roi, d: _enlarged(_unsharp(roi, 1.5, 5.0), 3), 3.0, _zxing),
+    "pyzbar-roi": (lambda roi, d: _enlarged(roi, 2), 2.0, _pyzbar),
+}
+#: On 200 photographed frames of each sticker kind (bench/photo.py, seed 99,
+#: not the benchmark's), these three read every frame the five steps did
+#: (CLAHE and the wide mask read none the others missed) at 2.3x raw zxing-cpp's
+#: p95 time instead of 5.9x.
+REGION_STEPS = ("zxing-roi", "zxing-roi-sharp")
+STRONGEST_STEPS = ("zxing-roi-deblur",)
+
+
+def _thumbnail(frame: npt.NDArray[Any]) -> Gray:
+    """A 16x smaller grey frame: each pixel the mean of 16 samples of a 16x16 block.
+
+    Sampling every 4th pixel first (nearest) makes it cost a fifth of a grey
+    conversion of the whole frame, which is what a skipped frame must not pay.
+    """
+    h, w = frame.shape[:2]
+    sampled = cv2.resize(frame, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
+    small = to_gray(np.asarray(sampled, np.uint8))
+    return _gray(cv2.resize(small, (max(1, w // 16), max(1, h // 16)),
+                            interpolation=cv2.INTER_AREA))
+
+
+def _symbols(thumb: Gray, reads: Sequence[Read]) -> tuple[tuple[int, int, int, int], ...]:
+    """Each card symbol's bounding box in thumbnail blocks (16 px a side)."""
+    h, w = thumb.shape
+    out = []
+    for r in reads:
+        if r.card is None:
+            continue
+        xs = [p[0] / 16 for p in r.corners]
+        ys = [p[1] / 16 for p in r.corners]
+        x0, y0 = max(0, int(min(xs))), max(0, int(min(ys)))
+        x1, y1 = min(w, int(max(xs)) + 1), min(h, int(max(ys)) + 1)
+        if x1 > x0 and y1 > y0:
+            out.append((x0, y0, x1, y1))
+    return tuple(out)
+
+
+def _same_symbols(before: Gray, now: Gray, boxes: tuple[tuple[int, int, int, int], ...]) -> bool:
+    """Whether the blocks under each read symbol kept their grey levels.
+
+    Stricter than the whole-frame test: a mean over the symbol's blocks, where
+    sensor noise averages out to about 1 level and another card's modules
+    move it by tens.
+    """
+    for x0, y0, x1, y1 in boxes:
+        diff = cv2.absdiff(before[y0:y1, x0:x1], now[y0:y1, x0:x1])
+        if float(diff.mean()) > SYMBOL_CHANGED:
+            return False
+    return bool(boxes)
 
 
 def _shift(

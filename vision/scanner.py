@@ -29,6 +29,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -81,6 +82,9 @@ class Scanner:
         """Start the source and the scanner thread."""
         if self._thread is not None and self._thread.is_alive():
             return
+        # One OpenCV thread: at 640x480 its worker threads give no speed-up, and
+        # the other core is the UI's.
+        cv2.setNumThreads(1)
         self._stop.clear()
         self._last_frame_time = time.monotonic()
         try:

@@ -21,7 +21,7 @@ import logging
 import math
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -267,26 +267,88 @@ def picamera_available() -> bool:
     return True
 
 
+#: Camera height above the scan spot the deployment notes give (deploy/README.md).
+CAMERA_HEIGHT_MM = 170.0
+
+
+@dataclass(frozen=True)
+class CameraSettings:
+    """How the Pi camera is set up for reading stickers on the table.
+
+    * ``height_mm``: focus distance.  A Camera Module 3 is focused by hand
+      (``AfMode`` manual) at ``LensPosition`` = 1000 / ``height_mm``
+      dioptres: 5.9 for 17 cm.  Autofocus hunts whenever a hand passes, and
+      every hunt is blurred frames.  Fixed-focus cameras (Module 2) have no
+      such control and are left alone.
+    * ``exposure_us``: the longest exposure.  A card put down moves about
+      0.2 m/s, i.e. 560 px/s at 2.8 px/mm: 4 ms keeps its motion blur to
+      about 2 px, where the benchmark still reads nearly every frame
+      (motion blur of 4 px and more is where reads fall).  The shutter is
+      fixed; the auto exposure makes up the light with analogue gain only
+      (Raspberry Pi's AGC does so when ``ExposureTime`` is set).
+    * ``fps``: a fixed frame rate (``FrameDurationLimits``), so the auto
+      exposure cannot stretch frames in dim light.
+    """
+
+    height_mm: float = CAMERA_HEIGHT_MM
+    exposure_us: int = 4000
+    fps: float = 30.0
+    size: tuple[int, int] = (640, 480)
+
+
+def picamera_controls(settings: CameraSettings, available: Mapping[str, Any]) -> dict[str, Any]:
+    """The libcamera controls for ``settings``, only those the camera has.
+
+    ``available`` is ``Picamera2.camera_controls``: control name -> (min, max,
+    default).  Values are clamped to the camera's range.
+    """
+
+    def clamp(name: str, value: float) -> float:
+        low, high = available[name][0], available[name][1]
+        return value if low is None or high is None else min(max(value, low), high)
+
+    frame_us = round(1_000_000 / settings.fps)
+    out: dict[str, Any] = {}
+    if "AfMode" in available and "LensPosition" in available:
+        out["AfMode"] = 0  # libcamera's AfModeManual
+        out["LensPosition"] = clamp("LensPosition", 1000.0 / settings.height_mm)
+    if "ExposureTime" in available:
+        out["ExposureTime"] = int(clamp("ExposureTime", min(settings.exposure_us, frame_us)))
+    if "FrameDurationLimits" in available:
+        out["FrameDurationLimits"] = (frame_us, frame_us)
+    return out
+
+
 class PiCamera(FrameSource):
     """The Raspberry Pi camera through picamera2, imported only when opened."""
 
     name = "picamera"
 
-    def __init__(self, width: int = 640, height: int = 480) -> None:
+    def __init__(self, width: int = 640, height: int = 480,
+                 settings: CameraSettings | None = None) -> None:
         super().__init__(fps=None)
         self.width, self.height = width, height
+        self.settings = settings if settings is not None else CameraSettings(size=(width, height))
+        self.controls: dict[str, Any] = {}  # what was asked of the camera (for the log)
         self._cam: Any = None
 
     def _open(self) -> None:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
 
         cam = Picamera2()
-        # "RGB888" is stored B, G, R in memory: what OpenCV and zxing-cpp expect.
-        config = cam.create_video_configuration(
-            main={"size": (self.width, self.height), "format": "RGB888"}, buffer_count=2
-        )
-        cam.configure(config)
-        cam.start()
+        try:
+            self.controls = picamera_controls(self.settings, dict(cam.camera_controls))
+            # "RGB888" is stored B, G, R in memory: what OpenCV and zxing-cpp expect.
+            config = cam.create_video_configuration(
+                main={"size": (self.width, self.height), "format": "RGB888"}, buffer_count=2,
+                controls=self.controls,
+            )
+            cam.configure(config)
+            cam.start()
+        except Exception:
+            cam.close()
+            raise
+        log.info("picamera controls: %s", self.controls)
         self._cam = cam
 
     def _read(self) -> npt.NDArray[np.uint8] | None:

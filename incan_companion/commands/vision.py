@@ -27,6 +27,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
                    help="side of the printed QR symbol in millimetres (default 25)")
     p.add_argument("--deck", default=None, metavar="DECK",
                    help="only the cards of this box: incan-gold (default) or 14-treasures")
+    p.add_argument("--qr-only", action="store_true",
+                   help="the QR alone, without the Micro QR above it (the older, smaller label)")
     p.set_defaults(func=cmd_stickers, words=True)
 
 
@@ -97,7 +99,7 @@ def cmd_stickers(args: argparse.Namespace) -> int:
     try:
         pages = write_pdf(out, paper=args.paper,
                           size_mm=args.size if args.size is not None else DEFAULT_SIZE_MM,
-                          cards=cards, name=card_name, font=font)
+                          cards=cards, name=card_name, font=font, micro=not args.qr_only)
     except OSError as e:
         raise BadInput(f"{out}: {e.strerror or e}") from None
     except ValueError as e:  # a size or paper out of range, or no font for the language

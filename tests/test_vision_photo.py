@@ -1,0 +1,204 @@
+"""Reading printed-and-photographed stickers (bench/photo.py's frames, real decoders).
+
+The frames come from the real sticker sheet rasterised at 300 dpi; the
+benchmark runs hundreds of them, these tests a fixed handful of the same seed.
+"""
+
+from __future__ import annotations
+
+import sys
+import types
+from dataclasses import replace
+from typing import Any, ClassVar
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.helpers import load_bench
+from vision.decode import Decoder, FrameReads
+from vision.scanner import Scanner
+from vision.sources import CameraSettings, NoSource, PiCamera, picamera_controls
+from vision.tracker import CardPlaced, Tracker
+
+photo = load_bench("photo")
+SHOTS = [photo.shot(16, i) for i in range(24)]
+EMPTY = [2, 3, 8, 17, 21]  # shots with no sticker in view
+
+
+def reads(layout: Any) -> dict[int, FrameReads]:
+    decoder = Decoder(skip_unchanged=False)
+    return {s.index: decoder.decode(photo.frame(s, layout)) for s in SHOTS}
+
+
+@pytest.fixture(scope="module")
+def old() -> dict[int, FrameReads]:
+    return reads(photo.VARIANTS["old"])
+
+
+@pytest.fixture(scope="module")
+def new() -> dict[int, FrameReads]:
+    return reads(photo.VARIANTS["new"])
+
+
+def test_the_sample_holds_cards_and_empty_frames() -> None:
+    assert [s.index for s in SHOTS if s.card is None] == EMPTY
+    assert [s.index for s in SHOTS if s.card is None and s.art] == [2, 3, 21]  # art, no sticker
+
+
+@pytest.mark.parametrize("layout", ["old", "new"])
+def test_never_a_wrong_card_nor_a_non_card(layout: str, request: pytest.FixtureRequest) -> None:
+    got: dict[int, FrameReads] = request.getfixturevalue(layout)
+    for s in SHOTS:
+        assert got[s.index].foreign == ()
+        assert got[s.index].cards in ((), (s.card,) if s.card else ()), s.index
+
+
+def test_old_stickers_still_read_where_they_did(old: dict[int, FrameReads]) -> None:
+    read = [i for i, r in old.items() if r.cards]
+    assert read == [4, 9, 10, 12, 15, 16, 18, 19, 22]
+
+
+def test_new_stickers_read_in_more_frames_of_the_same_shots(new: dict[int, FrameReads],
+                                                            old: dict[int, FrameReads]) -> None:
+    read = [i for i, r in new.items() if r.cards]
+    assert read == [0, 1, 4, 6, 7, 9, 10, 11, 12, 13, 14, 15, 16, 18, 19, 20, 22, 23]
+    assert {i for i, r in old.items() if r.cards} <= set(read)
+
+
+def test_the_new_label_carries_a_micro_qr_that_reads_alone() -> None:
+    label = photo.printed_labels(25.0, True)["SPIDER2"]
+    qr_only = photo.printed_labels(25.0, False)["SPIDER2"]
+    import zxingcpp
+
+    kinds = {b.format.name: b.text for b in zxingcpp.read_barcodes(label)}
+    assert kinds == {"QRCode": "IG:SPIDER2", "MicroQRCode": "IG:SPIDER2"}
+    assert {b.format.name for b in zxingcpp.read_barcodes(qr_only)} == {"QRCode"}
+
+
+# -- unchanged frames: an empty spot and a resting card ---------------------------
+
+def still(index: int, card: str | None = None, layout: str = "new") -> list[np.ndarray]:
+    """Ten frames of one shot at rest (fresh sensor noise each), optionally another card."""
+    s = replace(SHOTS[index], motion=0.0, finger=None, glare=None)
+    if card is not None:
+        s = replace(s, card=card)
+    base = photo.clean(s, photo.VARIANTS[layout])
+    return [photo.finish(base, s, i) for i in range(10)]
+
+
+def test_a_resting_card_is_kept_without_decoding_and_a_swap_is_seen() -> None:
+    decoder, tracker = Decoder(), Tracker()
+    placed: list[str] = []
+    for img in still(4) + still(4, card="T11A"):
+        r = decoder.decode(img)
+        placed += [e.card for e in tracker.step(r.cards, r.foreign) if isinstance(e, CardPlaced)]
+        assert r.cards in (("FIRE1",), ("T11A",))
+    assert placed == ["FIRE1", "T11A"]
+    # the swap is decoded at once: the frame right after it holds the new card
+    decoder = Decoder()
+    frames = still(4)[:4] + still(4, card="T11A")[:1]
+    results = [decoder.decode(img) for img in frames]
+    assert [r.skipped for r in results] == [False, True, True, True, False]
+    assert results[-1].cards == ("T11A",)
+
+
+def test_an_empty_table_with_art_is_not_decoded_every_frame() -> None:
+    decoder = Decoder()
+    results = [decoder.decode(img) for img in (still(2) * 7)[:68]]
+    decoded = [i for i, r in enumerate(results) if not r.skipped]
+    assert decoded == [0, 1, 3, 67]  # retried 1 and 3 frames later, then every 64
+    assert all(r.cards == () for r in results)
+
+
+def test_the_scanner_uses_one_opencv_thread() -> None:
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(2)
+        scanner = Scanner(NoSource(), lambda _card: None)
+        scanner.start()
+        scanner.stop()
+        assert cv2.getNumThreads() == 1
+    finally:
+        cv2.setNumThreads(before)
+
+
+# -- the Pi camera, against a fake picamera2 ------------------------------------
+
+CM3 = {"AfMode": (0, 2, 0), "LensPosition": (0.0, 15.0, 1.0), "ExposureTime": (29, 66_666, 20_000),
+       "AnalogueGain": (1.0, 16.0, 1.0), "FrameDurationLimits": (33_333, 120_000, 33_333)}
+CM2 = {k: v for k, v in CM3.items() if k not in ("AfMode", "LensPosition")}
+
+
+class FakePicamera2:
+    controls = CM3
+    opened: ClassVar[list[FakePicamera2]] = []
+
+    def __init__(self) -> None:
+        self.camera_controls = dict(self.controls)
+        self.config: dict[str, Any] = {}
+        self.started = False
+        FakePicamera2.opened.append(self)
+
+    def create_video_configuration(self, **kw: Any) -> dict[str, Any]:
+        return kw
+
+    def configure(self, config: dict[str, Any]) -> None:
+        self.config = config
+
+    def start(self) -> None:
+        self.started = True
+
+    def capture_array(self, stream: str) -> np.ndarray:
+        w, h = self.config["main"]["size"]
+        return np.zeros((h, w, 3), np.uint8)
+
+    def stop(self) -> None:
+        self.started = False
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.fixture
+def fake_picamera2(monkeypatch: pytest.MonkeyPatch) -> type[FakePicamera2]:
+    module = types.ModuleType("picamera2")
+    module.Picamera2 = FakePicamera2  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "picamera2", module)
+    FakePicamera2.opened = []
+    FakePicamera2.controls = CM3
+    return FakePicamera2
+
+
+def test_the_pi_camera_is_focused_at_table_height_with_a_short_exposure(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    cam = PiCamera(640, 480)
+    cam._open()
+    (opened,) = fake_picamera2.opened
+    assert opened.started
+    assert opened.config["main"] == {"size": (640, 480), "format": "RGB888"}
+    assert opened.config["controls"] == {
+        "AfMode": 0, "LensPosition": pytest.approx(1000 / 170), "ExposureTime": 4000,
+        "FrameDurationLimits": (33_333, 33_333)}
+    assert cam._read() is not None and cam._read().shape == (480, 640, 3)  # type: ignore[union-attr]
+    cam._close()
+
+
+def test_a_fixed_focus_camera_gets_no_focus_controls(
+    fake_picamera2: type[FakePicamera2],
+) -> None:
+    fake_picamera2.controls = CM2
+    cam = PiCamera(640, 480)
+    cam._open()
+    assert "AfMode" not in cam.controls and "LensPosition" not in cam.controls
+    assert cam.controls["ExposureTime"] == 4000
+    cam._close()
+
+
+def test_camera_controls_stay_in_the_cameras_range() -> None:
+    near = CameraSettings(height_mm=50.0, exposure_us=100_000, fps=60.0)
+    got = picamera_controls(near, CM3)
+    assert got["LensPosition"] == 15.0  # 20 dioptres asked, the lens stops at 15
+    assert got["ExposureTime"] == 16_667  # never longer than a frame
+    assert got["FrameDurationLimits"] == (16_667, 16_667)
