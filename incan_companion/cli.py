@@ -19,7 +19,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from incan_companion.commands import app, buttons, game, vision
+from incan_companion.commands import app, buttons, game, history, vision
 from incan_companion.errors import EXIT_BAD_INPUT, EXIT_FAILURE, EXIT_OK, BadInput
 
 __all__ = ["BadInput", "build_parser", "main"]
@@ -44,6 +44,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     # In the order --help lists them.
     game.register(sub)
+    history.register(sub)
     app.register(sub)
     vision.register(sub)
     buttons.register(sub)

@@ -9,6 +9,8 @@ command line uses this module.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import (
     ArtifactOnPath,
@@ -44,6 +46,7 @@ from companion.notices import (
     Undone,
     UndoWouldDropChoices,
 )
+from companion.stats import HeadToHead, PlayerStats
 from ui.i18n import _, ngettext, pgettext
 
 
@@ -330,3 +333,50 @@ def camera_text(status: CameraStatus) -> str:
         CameraStatus.NO_CAMERA: _("no camera: enter cards by tapping"),
         CameraStatus.STARTING: _("camera starting…"),
     }[status]
+
+
+def percent(fraction: float) -> str:
+    return _("{n}%").format(n=round(fraction * 100))
+
+
+def stats_table(players: Sequence[PlayerStats], finished: int, unfinished: int) -> str:
+    """The players' statistics as a readable text table, for the terminal."""
+    lines = [
+        ngettext("{n} finished game", "{n} finished games", finished).format(n=finished)
+        + " · "
+        + ngettext("{n} unfinished", "{n} unfinished", unfinished).format(n=unfinished)
+    ]
+    heads = (
+        _("player"), _("games"), _("wins"), _("win rate"), _("mean score"), _("best"),
+        _("busted"), _("gems a round"), _("artifacts"),
+    )  # fmt: skip
+    rows = [_stats_row(p) for p in players]
+    widths = [max(len(r[i]) for r in (heads, *rows)) for i in range(len(heads))]
+    for r in (heads, *rows):
+        lines.append(
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(r, widths, strict=True))
+            ).rstrip()
+        )
+    for p in players:
+        if not p.head_to_head:
+            continue
+        lines.append("")
+        lines.append(_("{player} against the others at the table:").format(player=p.player))
+        for h in p.head_to_head:
+            lines.append("  " + head_to_head(h))
+    return "\n".join(lines)
+
+
+def _stats_row(p: PlayerStats) -> tuple[str, ...]:
+    return (
+        p.player, str(p.games), str(p.wins), percent(p.win_rate), f"{p.mean_score:.1f}",
+        str(p.best_score), percent(p.bust_rate), f"{p.banked_per_round:.1f}", str(p.artifacts),
+    )  # fmt: skip
+
+
+def head_to_head(h: HeadToHead) -> str:
+    return _("{other}: {ahead} ahead, {behind} behind, {level} level").format(
+        other=h.other, ahead=h.ahead, behind=h.behind, level=h.level
+    )
