@@ -185,26 +185,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     skip = set(filter(None, args.skip.split(",")))
     counts = [int(n) for n in args.games.split(",")]
     args.dir.mkdir(parents=True, exist_ok=True)
-    rows = []
+    rows: list[dict[str, float]] = []
     with tempfile.TemporaryDirectory(prefix="incan-history-") as tmp:
         home = Path(tmp)
         env = environment(home)
+        files = []
         for n in counts:
             kept = data_file(args.dir, n)
             # A fresh copy: the first start after building makes the summaries.
             data = home / f"games-{n}.sqlite"
             shutil.copyfile(kept, data)
-            size = data.stat().st_size
-            row: dict[str, float] = {"games": n, "mb": size / 1e6}
-            if "start" not in skip:
+            files.append(data)
+            rows.append({"games": n, "mb": data.stat().st_size / 1e6})
+        if "start" not in skip:
+            for row, data in zip(rows, files, strict=True):
                 row["first"] = start_up(data, env)
-                row["start"] = statistics.median(start_up(data, env) for _ in range(args.runs))
+            # Round after round over every file, so that a busy moment of the
+            # machine (shared) weighs on every file alike.
+            starts: list[list[float]] = [[] for _ in files]
+            for _ in range(args.runs):
+                for times, data in zip(starts, files, strict=True):
+                    times.append(start_up(data, env))
+            for row, times in zip(rows, starts, strict=True):
+                row["start"] = statistics.median(times)
+        for row, data in zip(rows, files, strict=True):
             if "history" not in skip:
                 row["history"] = history_time(data, env)
             if "stats" not in skip:
                 row["stats"] = statistics.median(stats_time(data, env) for _ in range(3))
-            rows.append(row)
-            print(f"  {n} games done", flush=True)
+            print(f"  {int(row['games'])} games done", flush=True)
     base = rows[0]
     print(f"data files of {', '.join(str(int(r['games'])) for r in rows)} generated games "
           f"(kept in {args.dir}); medians")  # fmt: skip
