@@ -15,6 +15,7 @@ nothing; ``session`` replays what was appended) without durability.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
 
 from companion.engine import Phase
 from companion.events import Event, Start
@@ -23,6 +24,8 @@ from companion.session import Session
 from companion.stats import Played, summarize
 
 __all__ = ["MemoryStore", "NoSuchGame"]
+
+_EPOCH = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
 
 
 class NoSuchGame(LookupError):
@@ -118,8 +121,13 @@ class MemoryStore:
                 self._players[links[i]].name if i in links else seat.name
                 for i, seat in enumerate(summary.seats)
             )
-            out.append(Played(game, f"{game:08d}", summary, players))
+            out.append(Played(game, self._created(game), summary, players))
         return out
+
+    @staticmethod
+    def _created(game: int) -> str:
+        # No clock in the core: a game "began" a minute after the one before.
+        return (_EPOCH + timedelta(minutes=game)).isoformat(timespec="milliseconds")
 
     def delete_game(self, game: int) -> None:
         self._log(game)

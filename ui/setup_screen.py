@@ -19,6 +19,7 @@ from kivy.uix.screenmanager import Screen
 from companion.engine import MAX_SEATS, MIN_SEATS
 from ui.i18n import LANGUAGES, _, language, text_width
 from ui.keyboard import NameKeyboard
+from ui.players import PlayersStrip  # noqa: F401  (the strip of setup.kv)
 from ui.presenters import MAX_NAME_COLUMNS, RULE_CHOICES, rules_label, setup_problem
 
 TYPING_MIN_DP = 200  # seats, names and the problem line, above the keyboard
@@ -147,6 +148,27 @@ class SetupScreen(Screen):
     def _managed(self, screen: Any, manager: Any) -> None:
         if manager is None:
             self.hide_keyboard()
+
+    def toggle_player(self, name: str) -> None:
+        """A remembered player's button: their seat is given back if they have
+        one, else they take the first seat with no name typed (one more seat
+        when every seat has a name)."""
+        boxes = self.name_inputs
+        seats = int(self.seat_count)
+        for i in range(seats):
+            if boxes[i].text.strip() == name:
+                boxes[i].text = self.placeholder(i)
+                return
+        free = [i for i in range(seats) if boxes[i].text.strip() in ("", self.placeholder(i))]
+        if free:
+            boxes[free[0]].text = name
+        elif seats < MAX_SEATS:
+            self.seat_count = seats + 1
+            boxes[seats].text = name
+        else:
+            self.problem = _("Every seat has a player: give a seat back first.")
+            return
+        self.problem = ""
 
     def change_seats(self, delta: int) -> None:
         self.seat_count = max(MIN_SEATS, min(MAX_SEATS, int(self.seat_count) + delta))
