@@ -28,7 +28,7 @@ from ui.round_end_screen import text_size
 __all__ = ["PlayerChip", "PlayersStrip", "PlayersWindow", "RenamePlayer"]
 
 CHIP_SP = 18
-CHIP_PAD_DP = 30  # the colour mark and the margins beside a name
+CHIP_PAD_DP = 46  # the padding each side (the colour mark in the left one), and a margin
 SPACING_DP = 6
 
 
@@ -185,7 +185,7 @@ class RenamePlayer(ModalView):
         keyboard = NameKeyboard(language=language())
         keyboard.target = box
         keyboard.bind(on_done=lambda *a: self.done())
-        self.ids.keys.add_widget(keyboard)
+        self.ids.keyboard_box.add_widget(keyboard)
         self.keyboard = keyboard
 
     @staticmethod
