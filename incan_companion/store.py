@@ -673,19 +673,25 @@ class Store:
         does not replay is passed over (and logged); a file that cannot be
         read raises.
         """
-        for game, events, summarized, finished in self._summary_keys():
-            if summarized == events:
-                if not finished:
+        made: list[tuple[int, int, GameSummary]] = []
+        try:
+            for game, events, summarized, finished in self._summary_keys():
+                if summarized == events:
+                    if not finished:
+                        return game
+                    continue
+                try:
+                    log = self.events(game)
+                    summary = summarize(Session.replay(log))
+                except (LogError, NoSuchGame) as e:
+                    _log.warning("game %d of %s does not replay: %s", game, self.path, e)
+                    continue
+                made.append((game, len(log), summary))
+                if not summary.finished:
                     return game
-                continue
-            try:
-                summary = self.summary(game)
-            except (LogError, NoSuchGame) as e:
-                _log.warning("game %d of %s does not replay: %s", game, self.path, e)
-                continue
-            if not summary.finished:
-                return game
-        return None
+            return None
+        finally:
+            self._keep_summaries(made)  # one transaction for all: one sync
 
     @_sqlite_errors
     def _summary_keys(self) -> list[tuple[int, int, int | None, bool]]:
