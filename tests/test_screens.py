@@ -100,6 +100,7 @@ STATES = (
     ("30-past-game", "past_game"),
     ("31-confirm-delete", "confirm"),
     ("32-stats", "stats"),
+    ("33-stats-groups", "stats"),
 )
 SCREENS = tuple(dict.fromkeys(screen for _state, screen in STATES))
 CHECKS = ("text", "font", "touch")
@@ -826,6 +827,9 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.show_stats()
     assert app.sm.current == "stats" and app.stats_screen.ids.row0.player
     look("32-stats")
+    app.show_stats("groups")  # one game: no group has two yet, and it says so
+    assert app.stats_screen.empty
+    look("33-stats-groups")
     app.stop()
     return {"font": font.name if font else "", "language": i18n.language(),
             "states": states, "failures": failures}

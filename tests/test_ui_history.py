@@ -169,6 +169,22 @@ def test_a_merge_asks_first_then_joins_the_two(app: CompanionApp, store: MemoryS
     window.dismiss(animation=False)
 
 
+def test_statistics_of_a_group(app: CompanionApp, store: MemoryStore) -> None:
+    store_game(store, ("Ana", "Bo", "Cy"), GAME_1)  # with game 2 (Annie, now Ana): a group
+    app.show_stats()
+    frames()
+    tap(find_button(app.stats_screen, "Groups"))
+    screen = app.stats_screen
+    assert (screen.mode, screen.heading) == ("groups", "2 finished games")
+    assert screen.ids.row0.player == "Ana, Bo, Cy"
+    assert screen.ids.row0.figures == "2 games together · wins: Ana 1, Bo 1, Cy 0"
+    assert screen.ids.row0.rounds == "mean score: Ana 21, Bo 20.5, Cy 15"
+    assert screen.ids.chart.series == [[22, 20], [16, 25], [16, 14]]
+    assert not screen.can_later  # one group
+    tap(find_button(app.stats_screen, "Players"))
+    assert screen.mode == "players"
+
+
 def test_rename_by_touch_with_the_on_screen_keyboard(app: CompanionApp, store: MemoryStore) -> None:
     from kivy.core.window import Window
 

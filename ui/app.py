@@ -38,7 +38,7 @@ from companion.games import Games
 from companion.players import Player
 from companion.rules import DEFAULT_RULES
 from companion.session import Session
-from companion.stats import Played, PlayerStats, player_stats
+from companion.stats import GroupStats, Played, PlayerStats, group_stats, player_stats
 from companion.table import Table
 from ui import history_presenters, i18n, presenters
 from ui.controls import Controls
@@ -139,6 +139,7 @@ class CompanionApp(App):
         self._history_page = 0
         self._stats_page = 0
         self._stats: tuple[PlayerStats, ...] = ()
+        self._groups: tuple[GroupStats, ...] = ()
         self._past: tuple[Played, Session] | None = None
         self._players: tuple[Player, ...] = ()
         self.players_window: Any = None
@@ -541,30 +542,43 @@ class CompanionApp(App):
             _("Delete this game for good? Its scores leave the statistics."), _("Delete"), delete
         )
 
-    def show_stats(self) -> None:
+    def show_stats(self, mode: str = "players") -> None:
+        """The statistics of the games played here: per player, or per group."""
         self._history = self.games.history()
         self._players = self.games.players()
         self._stats = player_stats(self._history)
+        self._groups = group_stats(self._history)
+        self.stats_screen.mode = mode
         self._stats_page = 0
         self.stats_page(0)
         self.show_screen("stats")
 
     def stats_page(self, delta: int) -> None:
-        size = history_presenters.STATS_PAGE
-        count = history_presenters.pages(len(self._stats), size)
+        screen = self.stats_screen
+        groups = screen.mode == "groups"
+        size = 1 if groups else history_presenters.STATS_PAGE
+        count = history_presenters.pages(len(self._groups if groups else self._stats), size)
         page = max(0, min(self._stats_page + delta, count - 1))
         self._stats_page = page
         colours = {p.name: history_presenters.colour(p.colour) for p in self._players}
-        shown = self._stats[page * size : (page + 1) * size]
         grey = history_presenters.DEFAULT_COLOUR
-        rows = [history_presenters.stats_row(p, colours.get(p.player, grey)) for p in shown]
-        chart = history_presenters.score_chart(
-            self._history, [p.player for p in shown], [r.colour for r in rows]
-        )
+        if groups:
+            shown_groups = self._groups[page : page + 1]
+            rows = [history_presenters.group_row(g) for g in shown_groups]
+            names = list(shown_groups[0].players) if shown_groups else []
+            together = [g for g in self._history if tuple(sorted(g.players)) == tuple(names)]
+            chart = history_presenters.score_chart(
+                together, names, [colours.get(n, grey) for n in names]
+            )
+        else:
+            shown = self._stats[page * size : (page + 1) * size]
+            rows = [history_presenters.stats_row(p, colours.get(p.player, grey)) for p in shown]
+            chart = history_presenters.score_chart(
+                self._history, [p.player for p in shown], [r.colour for r in rows]
+            )
         finished = sum(g.summary.finished for g in self._history)
         heading = ngettext("{n} finished game", "{n} finished games", finished).format(n=finished)
-        self.stats_screen.show(heading, rows, chart, page, count,
-                               history_presenters.page_text(page, count))  # fmt: skip
+        screen.show(heading, rows, chart, page, count, history_presenters.page_text(page, count))
 
     # --- what the players do ---------------------------------------------------------
 

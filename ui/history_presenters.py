@@ -14,7 +14,7 @@ from babel.dates import format_datetime
 from babel.numbers import format_decimal
 
 from companion.players import Player
-from companion.stats import HeadToHead, Played, PlayerStats
+from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
 from ui.i18n import _, language, ngettext
 from ui.presenters import ChartView, Colour, rules_label
 from ui.words import percent
@@ -127,6 +127,18 @@ def stats_row(p: PlayerStats, player_colour: Colour) -> StatsRow:
         ngettext("{n} artifact", "{n} artifacts", p.artifacts).format(n=p.artifacts),
     ))  # fmt: skip
     return StatsRow(p.player, player_colour, figures, rounds, against(p.head_to_head))
+
+
+def group_row(g: GroupStats) -> StatsRow:
+    """A group: who, how often they played together, and each one's wins and mean score."""
+    figures = " · ".join((
+        ngettext("{n} game together", "{n} games together", g.games).format(n=g.games),
+        _("wins: {players}").format(players=", ".join(f"{m.player} {m.wins}" for m in g.members)),
+    ))  # fmt: skip
+    means = _("mean score: {players}").format(
+        players=", ".join(f"{m.player} {number(m.mean_score)}" for m in g.members)
+    )
+    return StatsRow(", ".join(g.players), (1, 0.86, 0.35, 1), figures, means, "")
 
 
 def against(h2h: Sequence[HeadToHead], most: int = 3) -> str:

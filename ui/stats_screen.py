@@ -16,6 +16,7 @@ __all__ = ["StatsScreen"]
 
 class StatsScreen(Screen):
     heading = StringProperty("")
+    mode = StringProperty("players")  # or "groups": the same players around the table
     page_text = StringProperty("")
     can_earlier = BooleanProperty(False)
     can_later = BooleanProperty(False)
