@@ -35,8 +35,8 @@ from collections.abc import Sequence
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+# First, before bench/ itself: bench/ui.py is not the ui package.
+sys.path.insert(0, str(ROOT))
 
 CLI = [sys.executable, "-m", "incan_companion"]
 GROUP = ("Agnieszka", "Bartłomiej", "Carmen", "Dee", "Eli", "Fumiko", "Gus", "Hal",
@@ -208,6 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     times.append(start_up(data, env))
             for row, times in zip(rows, starts, strict=True):
                 row["start"] = statistics.median(times)
+                print(f"  start-up, {int(row['games'])} games: "
+                      f"{', '.join(f'{t:.3f}' for t in times)} s", flush=True)  # fmt: skip
         for row, data in zip(rows, files, strict=True):
             if "history" not in skip:
                 row["history"] = history_time(data, env)
