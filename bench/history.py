@@ -118,6 +118,20 @@ def start_up(data: Path, env: dict[str, str]) -> float:
     return seen
 
 
+def open_time(data: Path) -> float:
+    """Seconds for the data file's part of a start-up, in this process: open it
+    for writing (lock, integrity check) and find the unfinished game."""
+    from companion.games import Games
+    from incan_companion.store import open_or_set_aside
+
+    t0 = time.perf_counter()
+    store, _ = open_or_set_aside(data)
+    Games(store).unfinished()
+    took = time.perf_counter() - t0
+    store.close()
+    return took
+
+
 def stats_time(data: Path, env: dict[str, str]) -> float:
     t0 = time.perf_counter()
     done = subprocess.run([*CLI, "stats", str(data)], env=env, cwd=ROOT, capture_output=True,
@@ -206,8 +220,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             for _ in range(args.runs):
                 for times, data in zip(starts, files, strict=True):
                     times.append(start_up(data, env))
-            for row, times in zip(rows, starts, strict=True):
+            for row, times, data in zip(rows, starts, files, strict=True):
                 row["start"] = statistics.median(times)
+                row["start_min"] = min(times)
+                row["open"] = statistics.median(open_time(data) for _ in range(args.runs))
                 print(f"  start-up, {int(row['games'])} games: "
                       f"{', '.join(f'{t:.3f}' for t in times)} s", flush=True)  # fmt: skip
         for row, data in zip(rows, files, strict=True):
@@ -222,8 +238,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     for r in rows:
         parts = [f"{int(r['games']):5d} games, {r['mb']:5.1f} MB:"]
         if "start" in r:
-            parts.append(f"start-up {r['start']:.3f} s ({r['start'] / base['start']:.3f}x), "
-                         f"first start after building {r['first']:.3f} s;")  # fmt: skip
+            median, best = r["start"] / base["start"], r["start_min"] / base["start_min"]
+            parts.append(f"start-up median {r['start']:.3f} s ({median:.3f}x), "
+                         f"best {r['start_min']:.3f} s ({best:.3f}x), "
+                         f"of which the data file {r['open'] * 1000:.0f} ms; "
+                         f"first start after building {r['first']:.2f} s;")  # fmt: skip
         if "history" in r:
             parts.append(f"history opens in {r['history'] * 1000:.0f} ms;")
         if "stats" in r:

@@ -212,13 +212,21 @@ class Games:
     def merge_players(self, keep: int, gone: int) -> None:
         self.store.merge_players(keep, gone)
 
-    def history(self) -> tuple[Played, ...]:
-        """Every stored game, newest first (none on a failure)."""
+    def history(self, first: int = 0, count: int | None = None) -> tuple[Played, ...]:
+        """Stored games, newest first: ``count`` (None: all) from the ``first``
+        newest on (none on a failure)."""
         try:
-            return tuple(self.store.history())
+            return tuple(self.store.history(first, count))
         except Exception:
             _log.exception("reading the history")
             return ()
+
+    def game_count(self) -> int:
+        try:
+            return self.store.game_count()
+        except Exception:
+            _log.exception("counting the games")
+            return 0
 
     def delete_game(self, game: int) -> None:
         """Forget a stored game (not the one at the table)."""

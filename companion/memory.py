@@ -112,9 +112,10 @@ class MemoryStore:
                     seats[seat] = keep
         del self._players[gone]
 
-    def history(self) -> list[Played]:
+    def history(self, first: int = 0, count: int | None = None) -> list[Played]:
         out = []
-        for game in sorted(self._games, reverse=True):
+        newest = sorted(self._games, reverse=True)
+        for game in newest[first : None if count is None else first + count]:
             summary = summarize(self.session(game))
             links = self._seats.get(game, {})
             players = tuple(
@@ -123,6 +124,9 @@ class MemoryStore:
             )
             out.append(Played(game, self._created(game), summary, players))
         return out
+
+    def game_count(self) -> int:
+        return len(self._games)
 
     @staticmethod
     def _created(game: int) -> str:

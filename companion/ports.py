@@ -92,9 +92,12 @@ class EventStore(Protocol):
 
     def merge_players(self, keep: int, gone: int) -> None: ...
 
-    def history(self) -> list[Played]:
-        """Every stored game that replays, newest first."""
+    def history(self, first: int = 0, count: int | None = None) -> list[Played]:
+        """Stored games that replay, newest first: ``count`` (None: all) from
+        the ``first`` newest on."""
         ...
+
+    def game_count(self) -> int: ...
 
     def delete_game(self, game: int) -> None: ...
 

@@ -741,28 +741,34 @@ class Store:
             _log.warning("keeping game summaries in %s: %s", self.path, e)
 
     @_sqlite_errors
-    def history(self) -> list[Played]:
-        """Every stored game that replays, newest first, with its summary and
-        players (a summary that does not match its log is made again)."""
-        keys = {g: (n, s) for g, n, s, _ in self._summary_keys()}
-        cached: dict[int, str] = {}
+    def history(self, first: int = 0, count: int | None = None) -> list[Played]:
+        """Stored games that replay, newest first, with their summaries and
+        players (a summary that does not match its log is made again):
+        ``count`` of them (None: all) from the ``first`` newest on, so a screen
+        reads only the page it shows."""
+        summary_column = "s.events, s.summary" if self._version >= 2 else "NULL, NULL"
+        joined = " LEFT JOIN summaries s ON s.game = g.id" if self._version >= 2 else ""
+        rows = self._db.execute(
+            f"SELECT g.id, g.created, (SELECT MAX(seq) + 1 FROM events e WHERE e.game = g.id), "
+            f"{summary_column} FROM games g{joined} ORDER BY g.id DESC LIMIT ? OFFSET ?",
+            (-1 if count is None else count, first),
+        ).fetchall()
         linked: dict[int, dict[int, str]] = {}
-        if self._version >= 2:
-            cached = {int(g): str(t) for g, t in
-                      self._db.execute("SELECT game, summary FROM summaries")}  # fmt: skip
+        if self._version >= 2 and rows:
+            # The page's games are a run of numbers: one range, not one query each.
+            low, high = rows[-1][0], rows[0][0]
             for game, seat, name in self._db.execute(
-                "SELECT s.game, s.seat, p.name FROM seats s JOIN players p ON p.id = s.player"
-            ):
+                "SELECT s.game, s.seat, p.name FROM seats s JOIN players p ON p.id = s.player "
+                "WHERE s.game BETWEEN ? AND ?", (low, high)
+            ):  # fmt: skip
                 linked.setdefault(int(game), {})[int(seat)] = str(name)
-        created = dict(self._db.execute("SELECT id, created FROM games"))
         out: list[Played] = []
         made: list[tuple[int, int, GameSummary]] = []
-        for game in sorted(keys, reverse=True):
-            events, summarized = keys[game]
+        for game, created, events, summarized, text in rows:
             summary: GameSummary | None = None
-            if summarized == events and game in cached:
+            if summarized is not None and summarized == events:
                 with contextlib.suppress(ValueError, KeyError, TypeError):
-                    summary = GameSummary.from_json(cached[game])
+                    summary = GameSummary.from_json(str(text))
             if summary is None:
                 try:
                     log = self.events(game)
@@ -773,9 +779,14 @@ class Store:
                 made.append((game, len(log), summary))
             links = linked.get(game, {})
             players = tuple(links.get(i, seat.name) for i, seat in enumerate(summary.seats))
-            out.append(Played(game, str(created[game]), summary, players))
+            out.append(Played(int(game), str(created), summary, players))
         self._keep_summaries(made)
         return out
+
+    @_sqlite_errors
+    def game_count(self) -> int:
+        """How many games the file holds (those that do not replay too)."""
+        return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
 
     @_sqlite_errors
     def delete_game(self, game: int) -> None:

@@ -214,3 +214,14 @@ def test_deleting_a_game_removes_its_events_links_options_and_summary(tmp_path: 
         assert db.execute(count, (keep,)).fetchone()[0] > 0
     assert db.execute("SELECT COUNT(*) FROM meta WHERE key LIKE 'game.%'").fetchone() == (0,)
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_history_reads_a_page_of_games_newest_first(tmp_path: Path) -> None:
+    with Store(tmp_path / "g.sqlite") as store:
+        made = [stored(store, Start((f"A{i}", "Bo", "Cy")), ("T9",)) for i in range(5)]
+        page = store.history(1, 2)
+        assert [g.game for g in page] == [made[3], made[2]]
+        assert [g.players[0] for g in page] == ["A3", "A2"]
+        assert [g.game for g in store.history(4, 3)] == [made[0]]
+        assert store.history(5, 3) == []
+        assert store.game_count() == 5

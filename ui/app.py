@@ -456,8 +456,8 @@ class CompanionApp(App):
     # --- the history and the statistics ---------------------------------------------------
 
     def show_history(self, keep_page: bool = False) -> None:
-        """The games played here, newest first (read again from the data file)."""
-        self._history = self.games.history()
+        """The games played here, newest first, a page at a time (each page read
+        from the data file when shown: thousands of games stay quick)."""
         if not keep_page:
             self._history_page = 0
         self.history_page(0)
@@ -468,11 +468,11 @@ class CompanionApp(App):
 
     def history_page(self, delta: int) -> None:
         size = history_presenters.HISTORY_PAGE
-        count = history_presenters.pages(len(self._history), size)
+        count = history_presenters.pages(self.games.game_count(), size)
         page = max(0, min(self._history_page + delta, count - 1))
         self._history_page = page
-        rows = [history_presenters.history_row(g)
-                for g in self._history[page * size : (page + 1) * size]]  # fmt: skip
+        self._history = self.games.history(page * size, size)
+        rows = [history_presenters.history_row(g) for g in self._history]
         self.history_screen.show(rows, page, count, history_presenters.page_text(page, count))
 
     def open_past_game(self, game: int) -> None:
