@@ -2,6 +2,7 @@
 
     python bench/datafile_faults.py [cases] [--only two-writers,full-disk,permissions,index]
     python bench/datafile_faults.py cost [--games 5000] [--dir DIR]
+    python bench/datafile_faults.py delete [--games 100] [--kills 20]
     python bench/faults.py datafile          # the same cases, from the fault bench
 
 ``cases`` runs each case end to end through the real command line (``demo``,
@@ -23,6 +24,10 @@ PASS or FAIL. The exit status is 1 if any row failed.
 - index damage: rows of a game taken out of the primary-key index behind
   SQLite's back (``PRAGMA quick_check`` still says ok); ``replay``, ``export``
   and ``run`` on it.
+
+``delete`` deletes games one by one in a process killed with SIGKILL at
+random moments: after each kill every game is whole or gone without a trace
+(:func:`delete_kill_points`).
 
 ``cost`` builds a data file of N whole random games through the real
 :class:`~incan_companion.store.Store` (each event its own durable commit, as
@@ -726,9 +731,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     k.add_argument("--games", type=int, default=5000)
     k.add_argument("--dir", type=Path, default=None)
     k.add_argument("--repeats", type=int, default=5)
+    d = sub.add_parser("delete")
+    d.add_argument("--games", type=int, default=100)
+    d.add_argument("--kills", type=int, default=20)
+    d.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.what == "cost":
         return cost(args.games, args.dir, args.repeats)
+    if args.what == "delete":
+        with tempfile.TemporaryDirectory(prefix="incan-delete-") as tmp:
+            problems, interrupted = delete_kill_points(Path(tmp) / "games.sqlite", args.games,
+                                                       args.kills, args.seed)  # fmt: skip
+        print(f"{args.kills} kills while deleting {args.games} games one by one, "
+              f"{interrupted} before the deleter was through: "
+              f"{len(problems)} problems")  # fmt: skip
+        for problem in problems:
+            print(f"  {problem}")
+        return 1 if problems else 0
     only = getattr(args, "only", ",".join(CASES)).split(",")
     unknown = [o for o in only if o not in CASES]
     if unknown:
