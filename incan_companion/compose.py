@@ -32,6 +32,7 @@ from companion.games import Games
 from companion.inbox import Inbox
 from companion.notices import (
     CameraStatus,
+    DataFileSetAside,
     Failed,
     Level,
     NoCameraFound,
@@ -175,6 +176,7 @@ def build(
     set_aside: bool = True,
     seed: int = 0,
     threaded: bool = True,
+    opened: tuple[Store, DataFileSetAside | None] | None = None,
 ) -> Device:
     """A device with its adapters built and started.
 
@@ -185,6 +187,8 @@ def build(
     caller (:meth:`Device.step_camera`) for a repeatable demo. ``set_aside``
     renames a damaged or foreign data file and starts a new one (the app);
     without it such a file raises StoreError (the demo's bad input).
+    ``opened``: the data file already opened by :func:`open_or_set_aside`
+    (the app does it while Kivy starts).
     """
     if seat_input not in SEAT_INPUTS:
         raise ValueError(f"unknown seat input {seat_input!r} (one of {', '.join(SEAT_INPUTS)})")
@@ -192,7 +196,11 @@ def build(
         raise ValueError(f"unknown camera {camera!r} (one of {', '.join(CAMERA_CHOICES)})")
     path = data_file if data_file is not None else config.data_file
     startup: list[tuple[Reason, Level]] = []
-    if set_aside:
+    if opened is not None:
+        store, aside = opened
+        if aside is not None:
+            startup.append((aside, "warning"))
+    elif set_aside:
         store, aside = open_or_set_aside(path)
         if aside is not None:
             startup.append((aside, "warning"))

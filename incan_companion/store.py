@@ -474,7 +474,12 @@ class Store:
 
     def _connect(self, target: str, *, fresh: bool) -> sqlite3.Connection:
         try:
-            db = sqlite3.connect(target, uri=self.readonly, isolation_level=None)
+            # Not bound to the opening thread: the app opens (and checks) the file
+            # on a thread of its own while Kivy starts, then uses it on the UI
+            # thread only; one thread at a time, handed over by a join.
+            db = sqlite3.connect(
+                target, uri=self.readonly, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as e:
             raise _sqlite_problem(self.path, e, "cannot open: ") from None
         try:
