@@ -106,6 +106,8 @@ class MemoryStore:
         self._players[player] = Player(player, name, old.colour, old.last_used)
 
     def merge_players(self, keep: int, gone: int) -> None:
+        if any({keep, gone} <= set(seats.values()) for seats in self._seats.values()):
+            raise ValueError("two players of one table are two people")
         for seats in self._seats.values():
             for seat, pid in seats.items():
                 if pid == gone:

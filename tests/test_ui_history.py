@@ -159,6 +159,12 @@ def test_a_merge_asks_first_then_joins_the_two(app: CompanionApp, store: MemoryS
     window = app.players_window
     by_name = {c.name: c for c in window.chips}
     window.set_mode("merge")
+    window.tap(by_name["Dee"])
+    window.tap(by_name["Ana"])  # they sat at game 3 together: two people
+    Window.children[0].confirm()
+    assert window.said == "Ana and Dee played at one table: two people, not one."
+    assert "Dee" in [p.name for p in store.players()]
+    window.set_mode("merge")
     window.tap(by_name["Annie"])
     assert window.said == "Now tap the spelling to keep for Annie."
     window.tap(by_name["Ana"])

@@ -439,9 +439,14 @@ class CompanionApp(App):
                 self.games.merge_players(keep, gone)
             except Exception as e:
                 _log.info("merging players %s and %s: %s", keep, gone, e)
-                self.setup_screen.problem = _(
-                    "{one} and {other} played at one table: two people, not one."
-                ).format(one=keep_name, other=gone_name)
+                said = _("{one} and {other} played at one table: two people, not one.").format(
+                    one=keep_name, other=gone_name
+                )
+                # Said where the merge was asked for: the players' window, if open.
+                if self.players_window is not None:
+                    self.players_window.said = said
+                else:
+                    self.setup_screen.problem = said
             self._players = self.games.players()
             self._show_players()
 
