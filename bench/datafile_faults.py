@@ -2,6 +2,7 @@
 
     python bench/datafile_faults.py [cases] [--only two-writers,full-disk,permissions,index]
     python bench/datafile_faults.py cost [--games 5000] [--dir DIR]
+    python bench/datafile_faults.py delete [--games 100] [--kills 20]
     python bench/faults.py datafile          # the same cases, from the fault bench
 
 ``cases`` runs each case end to end through the real command line (``demo``,
@@ -23,6 +24,10 @@ PASS or FAIL. The exit status is 1 if any row failed.
 - index damage: rows of a game taken out of the primary-key index behind
   SQLite's back (``PRAGMA quick_check`` still says ok); ``replay``, ``export``
   and ``run`` on it.
+
+``delete`` deletes games one by one in a process killed with SIGKILL at
+random moments: after each kill every game is whole or gone without a trace
+(:func:`delete_kill_points`).
 
 ``cost`` builds a data file of N whole random games through the real
 :class:`~incan_companion.store.Store` (each event its own durable commit, as
@@ -90,6 +95,90 @@ def play_games(path: Path, games: int, seed: int = 1, *, finish: bool = True) ->
                 store.append(game, event)
                 steps += 1
     return made
+
+
+_DELETER = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from incan_companion.store import Store
+with Store(sys.argv[2]) as store:
+    store.history()  # every game's summary in the file, so that deleting removes one
+    print("READY", flush=True)
+    for game in sys.argv[3:]:
+        store.delete_game(int(game))
+        print("DELETED", game, flush=True)
+"""
+
+
+# Where a game has rows: each table and its column naming the game.
+_GAME_ROWS = (("games", "id"), ("events", "game"), ("seats", "game"), ("summaries", "game"))
+
+
+def delete_kill_points(path: Path, games: int, kills: int, seed: int) -> tuple[list[str], int]:
+    """Games deleted one by one by a child killed with SIGKILL at random moments.
+
+    After each kill the file must pass its integrity check, and each game
+    must be whole (all its events, seat links and summary) or gone without a
+    trace (no event, link, summary or option left), and every game the child
+    said it deleted must be gone. Returns the problems found (none: []) and
+    how many kills came before the child had deleted every game."""
+    from incan_companion.store import Store
+
+    rng = random.Random(seed)
+    made = play_games(path, games, seed=seed)
+    with Store(path) as store:
+        for game in made:
+            store.set_option(game, "hidden_tents", "1")
+            start = store.events(game)[0]
+            store.link_players(game, getattr(start, "seats", ()))
+    db = sqlite3.connect(path)
+    whole = {g: db.execute("SELECT COUNT(*) FROM events WHERE game = ?", (g,)).fetchone()[0]
+             for g in made}  # fmt: skip
+    db.close()
+    problems: list[str] = []
+    deleted: set[int] = set()
+    interrupted = 0
+    for kill in range(kills):
+        left = [g for g in made if g not in deleted]
+        rng.shuffle(left)
+        proc = subprocess.Popen([sys.executable, "-c", _DELETER, str(ROOT), str(path),
+                                 *map(str, left)], stdout=subprocess.PIPE, text=True)  # fmt: skip
+        assert proc.stdout is not None
+        if proc.stdout.readline().strip() != "READY":
+            proc.kill()
+            proc.wait()
+            return [*problems, f"kill {kill}: the deleter did not start"], interrupted
+        time.sleep(rng.uniform(0.0, 0.01))
+        proc.send_signal(signal.SIGKILL)
+        said = proc.stdout.read().split()
+        interrupted += proc.wait() == -signal.SIGKILL
+        deleted |= {int(g) for g in said[1::2]}
+        db = sqlite3.connect(path)
+        try:
+            verdict = db.execute("PRAGMA integrity_check").fetchone()[0]
+            if verdict != "ok":
+                problems.append(f"kill {kill}: integrity_check: {verdict}")
+            for game, events in whole.items():
+                rows = {
+                    table: db.execute(f"SELECT COUNT(*) FROM {table} WHERE {key} = ?", (game,))
+                    .fetchone()[0]
+                    for table, key in _GAME_ROWS
+                }
+                options = db.execute("SELECT COUNT(*) FROM meta WHERE key LIKE ?",
+                                     (f"game.{game}.%",)).fetchone()[0]  # fmt: skip
+                gone = not any(rows.values()) and options == 0
+                kept = (rows["games"] == 1 and rows["events"] == events and rows["seats"] > 0
+                        and rows["summaries"] == 1 and options == 1)  # fmt: skip
+                if gone:
+                    deleted.add(game)
+                elif not kept:
+                    problems.append(f"kill {kill}: game {game} is half deleted: {rows}, "
+                                    f"{options} options")  # fmt: skip
+                elif game in deleted:
+                    problems.append(f"kill {kill}: game {game} was said deleted, but is whole")
+        finally:
+            db.close()
+    return problems, interrupted
 
 
 def _bump_schema(db: sqlite3.Connection) -> None:
@@ -642,9 +731,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     k.add_argument("--games", type=int, default=5000)
     k.add_argument("--dir", type=Path, default=None)
     k.add_argument("--repeats", type=int, default=5)
+    d = sub.add_parser("delete")
+    d.add_argument("--games", type=int, default=100)
+    d.add_argument("--kills", type=int, default=20)
+    d.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.what == "cost":
         return cost(args.games, args.dir, args.repeats)
+    if args.what == "delete":
+        with tempfile.TemporaryDirectory(prefix="incan-delete-") as tmp:
+            problems, interrupted = delete_kill_points(Path(tmp) / "games.sqlite", args.games,
+                                                       args.kills, args.seed)  # fmt: skip
+        print(f"{args.kills} kills while deleting {args.games} games one by one, "
+              f"{interrupted} before the deleter was through: "
+              f"{len(problems)} problems")  # fmt: skip
+        for problem in problems:
+            print(f"  {problem}")
+        return 1 if problems else 0
     only = getattr(args, "only", ",".join(CASES)).split(",")
     unknown = [o for o in only if o not in CASES]
     if unknown:

@@ -26,8 +26,10 @@ from companion.cards import DEFAULT_EDITION, EDITIONS
 from companion.choices import DEFAULT_COUNTDOWN
 from companion.events import Start
 from companion.notices import CameraStatus, Failed, Level, Reason, Step
+from companion.players import Player
 from companion.ports import Clock, EventStore, SeatLights
 from companion.session import Session
+from companion.stats import Played
 from companion.table import Table
 
 __all__ = ["ABANDONED", "HIDDEN_TENTS", "LANGUAGE", "LAST_TABLE", "Games"]
@@ -86,6 +88,8 @@ class Games:
         # The game is stored already: what goes beside it must not undo that.
         try:
             self.store.set_option(table.game, HIDDEN_TENTS, "1" if hidden else "0")
+            # The seats' players, beside the log (which keeps the names as played).
+            self.store.link_players(table.game, start.seats)
             # The next set-up offers the same table.
             self.store.set_setting(LAST_TABLE, json.dumps(list(start.seats), ensure_ascii=False))
             self.store.set_setting(DECK, start.deck)
@@ -209,6 +213,45 @@ class Games:
             _log.exception("reading the game's options")
             said = None
         return self.hidden_tents_default if said is None else said == "1"
+
+    # --- the group and its history ----------------------------------------------------
+
+    def players(self) -> tuple[Player, ...]:
+        """The remembered players, the most recently seated first (none on a failure)."""
+        try:
+            return tuple(self.store.players())
+        except Exception:
+            _log.exception("reading the players")
+            return ()
+
+    def rename_player(self, player: int, name: str) -> None:
+        """Raises what the store raises (a name another player has)."""
+        self.store.rename_player(player, name)
+
+    def merge_players(self, keep: int, gone: int) -> None:
+        self.store.merge_players(keep, gone)
+
+    def history(self, first: int = 0, count: int | None = None) -> tuple[Played, ...]:
+        """Stored games, newest first: ``count`` (None: all) from the ``first``
+        newest on (none on a failure)."""
+        try:
+            return tuple(self.store.history(first, count))
+        except Exception:
+            _log.exception("reading the history")
+            return ()
+
+    def game_count(self) -> int:
+        try:
+            return self.store.game_count()
+        except Exception:
+            _log.exception("counting the games")
+            return 0
+
+    def delete_game(self, game: int) -> None:
+        """Forget a stored game (not the one at the table)."""
+        if self.table is not None and self.table.game == game:
+            raise ValueError("the game at the table cannot be deleted")
+        self.store.delete_game(game)
 
     # --- the device's remembered settings -----------------------------------------------
 

@@ -14,11 +14,18 @@ nothing; ``session`` replays what was appended) without durability.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from datetime import UTC, datetime, timedelta
+
 from companion.engine import Phase
 from companion.events import Event, Start
+from companion.players import Player, colour_for
 from companion.session import Session
+from companion.stats import Played, summarize
 
 __all__ = ["MemoryStore", "NoSuchGame"]
+
+_EPOCH = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
 
 
 class NoSuchGame(LookupError):
@@ -33,11 +40,16 @@ class MemoryStore:
         self._games: dict[int, list[Event]] = {}
         self._options: dict[tuple[int, str], str] = {}
         self._settings: dict[str, str] = {}
+        self._players: dict[int, Player] = {}
+        self._seats: dict[int, dict[int, int]] = {}  # game -> seat -> player
+        self._next_game = 1
+        self._clock = 0  # stands in for the time a player was last seated
         self.fail_appends = False
         self.closed = False
 
     def new_game(self, start: Start) -> int:
-        game = len(self._games) + 1
+        game = self._next_game
+        self._next_game += 1
         self._games[game] = [start]
         return game
 
@@ -69,6 +81,66 @@ class MemoryStore:
 
     def close(self) -> None:
         self.closed = True
+
+    def players(self) -> list[Player]:
+        return sorted(self._players.values(), key=lambda p: (p.last_used, p.id), reverse=True)
+
+    def link_players(self, game: int, names: Sequence[str]) -> None:
+        self._log(game)
+        self._clock += 1
+        when = f"{self._clock:08d}"
+        by_name = {p.name: p for p in self._players.values()}
+        for seat, name in enumerate(names):
+            found = by_name.get(name)
+            if found is None:
+                pid = max(self._players, default=0) + 1
+                colour = colour_for([p.colour for p in self._players.values()])
+                found = Player(pid, name, colour, when)
+            self._players[found.id] = Player(found.id, name, found.colour, when)
+            self._seats.setdefault(game, {})[seat] = found.id
+
+    def rename_player(self, player: int, name: str) -> None:
+        old = self._players[player]
+        if any(p.name == name and p.id != player for p in self._players.values()):
+            raise ValueError(f"{name!r} is another player's name already")
+        self._players[player] = Player(player, name, old.colour, old.last_used)
+
+    def merge_players(self, keep: int, gone: int) -> None:
+        if any({keep, gone} <= set(seats.values()) for seats in self._seats.values()):
+            raise ValueError("two players of one table are two people")
+        for seats in self._seats.values():
+            for seat, pid in seats.items():
+                if pid == gone:
+                    seats[seat] = keep
+        del self._players[gone]
+
+    def history(self, first: int = 0, count: int | None = None) -> list[Played]:
+        out = []
+        newest = sorted(self._games, reverse=True)
+        for game in newest[first : None if count is None else first + count]:
+            summary = summarize(self.session(game))
+            links = self._seats.get(game, {})
+            players = tuple(
+                self._players[links[i]].name if i in links else seat.name
+                for i, seat in enumerate(summary.seats)
+            )
+            out.append(Played(game, self._created(game), summary, players))
+        return out
+
+    def game_count(self) -> int:
+        return len(self._games)
+
+    @staticmethod
+    def _created(game: int) -> str:
+        # No clock in the core: a game "began" a minute after the one before.
+        return (_EPOCH + timedelta(minutes=game)).isoformat(timespec="milliseconds")
+
+    def delete_game(self, game: int) -> None:
+        self._log(game)
+        del self._games[game]
+        self._seats.pop(game, None)
+        for key in [k for k in self._options if k[0] == game]:
+            del self._options[key]
 
     def _log(self, game: int) -> list[Event]:
         try:

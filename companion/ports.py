@@ -13,13 +13,15 @@ methods match :data:`SeatPress` and :class:`CardSink`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Sequence
 from typing import Protocol
 
 from companion.choices import Choice
 from companion.events import Event, Start
 from companion.notices import CameraStatus, NotACard, TwoCardsInView
+from companion.players import Player
 from companion.session import Session
+from companion.stats import Played
 
 __all__ = [
     "CardFeed",
@@ -75,6 +77,29 @@ class EventStore(Protocol):
     def set_setting(self, name: str, value: str) -> None: ...
 
     def close(self) -> None: ...
+
+    # -- the group and its history (beside the logs, never inside them) --
+
+    def players(self) -> list[Player]:
+        """The remembered players, the most recently seated first."""
+        ...
+
+    def link_players(self, game: int, names: Sequence[str]) -> None:
+        """Seat i of ``game`` is the player named ``names[i]`` (made if new)."""
+        ...
+
+    def rename_player(self, player: int, name: str) -> None: ...
+
+    def merge_players(self, keep: int, gone: int) -> None: ...
+
+    def history(self, first: int = 0, count: int | None = None) -> list[Played]:
+        """Stored games that replay, newest first: ``count`` (None: all) from
+        the ``first`` newest on."""
+        ...
+
+    def game_count(self) -> int: ...
+
+    def delete_game(self, game: int) -> None: ...
 
 
 class SeatLights(Protocol):

@@ -44,6 +44,7 @@ COMMANDS: dict[str, str] = {
     "replay": "game",
     "export": "game",
     "review": "review",
+    "stats": "history",
     "run": "app",
     "demo": "app",
     "scan": "vision",

@@ -33,6 +33,7 @@ from companion.games import Games
 from companion.inbox import Inbox
 from companion.notices import (
     CameraStatus,
+    DataFileSetAside,
     Failed,
     Level,
     NoCameraFound,
@@ -208,6 +209,7 @@ def build(
     seed: int = 0,
     threaded: bool = True,
     camera_later: bool = False,
+    opened: tuple[Store, DataFileSetAside | None] | None = None,
 ) -> Device:
     """A device with its adapters built and started.
 
@@ -221,6 +223,8 @@ def build(
     ``camera_later`` puts the camera off until :meth:`Device.start_camera`
     (its controls' ``start``): OpenCV and the decoders take a fifth of a
     second to load, which the app spends after its first screen is drawn.
+    ``opened``: the data file already opened by :func:`open_or_set_aside`
+    (the app does it while Kivy starts).
     """
     if seat_input not in SEAT_INPUTS:
         raise ValueError(f"unknown seat input {seat_input!r} (one of {', '.join(SEAT_INPUTS)})")
@@ -228,7 +232,11 @@ def build(
         raise ValueError(f"unknown camera {camera!r} (one of {', '.join(CAMERA_CHOICES)})")
     path = data_file if data_file is not None else config.data_file
     startup: list[tuple[Reason, Level]] = []
-    if set_aside:
+    if opened is not None:
+        store, aside = opened
+        if aside is not None:
+            startup.append((aside, "warning"))
+    elif set_aside:
         store, aside = open_or_set_aside(path)
         if aside is not None:
             startup.append((aside, "warning"))

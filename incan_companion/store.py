@@ -49,10 +49,12 @@ from typing import ParamSpec, TypeVar
 
 from companion.events import BadEvent, Event, Start, from_line, to_line
 from companion.notices import DataFileSetAside
+from companion.players import Player, colour_for
 from companion.session import LogError, Session
+from companion.stats import GameSummary, Played, summarize
 
 APPLICATION_ID = 0x49474331  # "IGC1": marks the file as ours in the SQLite header
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: players, seat links and game summaries beside the logs
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 _log = logging.getLogger(__name__)
@@ -68,11 +70,42 @@ CREATE TABLE events (
     PRIMARY KEY (game, seq)
 );
 """
+# Added by schema 2, beside the logs (which no migration ever rewrites):
+# - players: the remembered group, a name with a colour;
+# - seats: which player sat at a seat of a game (the log keeps the name as played);
+# - summaries: a cache of companion.stats.summarize for a game, valid only
+#   while the game has exactly ``events`` stored events (else recomputed).
+_SCHEMA_2 = """
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    colour TEXT NOT NULL,
+    last_used TEXT NOT NULL
+);
+CREATE TABLE seats (
+    game INTEGER NOT NULL REFERENCES games(id),
+    seat INTEGER NOT NULL,
+    player INTEGER NOT NULL REFERENCES players(id),
+    PRIMARY KEY (game, seat)
+);
+CREATE INDEX seats_by_player ON seats (player);
+CREATE TABLE summaries (
+    game INTEGER PRIMARY KEY REFERENCES games(id),
+    events INTEGER NOT NULL,
+    finished INTEGER NOT NULL,
+    summary TEXT NOT NULL
+);
+"""
 # Each table's columns and their place in the primary key (PRAGMA table_info).
 _TABLES = {
     "meta": (("key", 1), ("value", 0)),
     "games": (("id", 1), ("created", 0)),
     "events": (("game", 1), ("seq", 2), ("line", 0), ("at", 0)),
+}
+_TABLES_2 = {
+    "players": (("id", 1), ("name", 0), ("colour", 0), ("last_used", 0)),
+    "seats": (("game", 1), ("seat", 2), ("player", 0)),
+    "summaries": (("game", 1), ("events", 0), ("finished", 0), ("summary", 0)),
 }
 # The most problems integrity_check lists (it stops looking after these).
 _MAX_PROBLEMS = 10
@@ -98,6 +131,18 @@ class DamagedFile(StoreError):
 
 class NoSuchGame(StoreError):
     pass
+
+
+class NoSuchPlayer(StoreError):
+    pass
+
+
+class NameTaken(StoreError):
+    """Another player has that name already (a merge, not a rename, joins them)."""
+
+
+class PlayedTogether(StoreError):
+    """Two players who sat at the same game cannot be one person."""
 
 
 class InUse(StoreError):
@@ -398,6 +443,7 @@ class Store:
     def __init__(self, path: str | Path, *, readonly: bool = False) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self._version = SCHEMA_VERSION  # what the file holds (1: a read-only old file)
         self._lock: tuple[int, int] | None = None
         if not readonly:
             self._lock = _prepare(self.path)
@@ -428,7 +474,12 @@ class Store:
 
     def _connect(self, target: str, *, fresh: bool) -> sqlite3.Connection:
         try:
-            db = sqlite3.connect(target, uri=self.readonly, isolation_level=None)
+            # Not bound to the opening thread: the app opens (and checks) the file
+            # on a thread of its own while Kivy starts, then uses it on the UI
+            # thread only; one thread at a time, handed over by a join.
+            db = sqlite3.connect(
+                target, uri=self.readonly, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as e:
             raise _sqlite_problem(self.path, e, "cannot open: ") from None
         try:
@@ -439,6 +490,8 @@ class Store:
             if not self.readonly:  # only once the file is known to be ours and whole
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=FULL")
+                if self._version < SCHEMA_VERSION:
+                    self._migrate(db)
         except BaseException as e:
             db.close()
             if isinstance(e, sqlite3.Error):
@@ -448,7 +501,7 @@ class Store:
 
     def _create(self, db: sqlite3.Connection) -> None:
         with _Transaction(db):
-            for statement in _SCHEMA.split(";"):
+            for statement in (_SCHEMA + _SCHEMA_2).split(";"):
                 if statement.strip():
                     db.execute(statement)
             db.execute(f"PRAGMA application_id={APPLICATION_ID}")
@@ -463,7 +516,8 @@ class Store:
         version = db.execute("PRAGMA user_version").fetchone()[0]
         if version > SCHEMA_VERSION:
             raise NotOurFile(f"{self.path} was written by a newer version (schema {version})")
-        for table, columns in _TABLES.items():
+        tables = {**_TABLES, **(_TABLES_2 if version >= 2 else {})}
+        for table, columns in tables.items():
             found = tuple((str(r[1]), int(r[5])) for r in db.execute(f"PRAGMA table_info({table})"))
             if found != columns:
                 raise NotOurFile(f"{self.path} has the mark of a data file but not its tables "
@@ -473,6 +527,29 @@ class Store:
         verdict = [str(r[0]) for r in db.execute(f"PRAGMA integrity_check({_MAX_PROBLEMS})")]
         if verdict != ["ok"]:
             raise DamagedFile(f"{self.path} is damaged: {_verdict(verdict)}")
+        self._version = version
+
+    def _migrate(self, db: sqlite3.Connection) -> None:
+        """Schema 1 to 2, forward only, in one transaction (a power cut leaves
+        the file at 1, and the next open does it again): the new tables, and
+        every stored game's seats linked to players by the names played."""
+        with _Transaction(db):
+            for statement in _SCHEMA_2.split(";"):
+                if statement.strip():
+                    db.execute(statement)
+            rows = db.execute(
+                "SELECT g.id, g.created, e.line FROM games g JOIN events e "
+                "ON e.game = g.id AND e.seq = 0 ORDER BY g.id"
+            ).fetchall()
+            for game, created, line in rows:
+                try:
+                    start = from_line(str(line))
+                except BadEvent:
+                    continue  # its replay says what is wrong; nothing to link
+                if isinstance(start, Start):
+                    _link(db, int(game), start.seats, str(created))
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self._version = SCHEMA_VERSION
 
     def _transaction(self) -> _Transaction:
         return _Transaction(self._db)
@@ -594,18 +671,241 @@ class Store:
     def unfinished(self) -> int | None:
         """The most recent game that has not reached its end, if any.
 
-        A game whose log does not replay is passed over (and logged); a file
-        that cannot be read raises.
+        A finished game is known by its stored summary when that was made
+        from as many events as the game has now; only the others are
+        replayed (and their summaries kept, when the file is writable), so a
+        start-up does not replay every game ever played. A game whose log
+        does not replay is passed over (and logged); a file that cannot be
+        read raises.
         """
-        for info in reversed(self.games()):
-            try:
-                session = self.session(info.id)
-            except (LogError, NoSuchGame) as e:
-                _log.warning("game %d of %s does not replay: %s", info.id, self.path, e)
-                continue
-            if session.state.phase.value != "game_over":
-                return info.id
-        return None
+        made: list[tuple[int, int, GameSummary]] = []
+        try:
+            for game, events, summarized, finished in self._summary_keys():
+                if summarized == events:
+                    if not finished:
+                        return game
+                    continue
+                try:
+                    log = self.events(game)
+                    summary = summarize(Session.replay(log))
+                except (LogError, NoSuchGame) as e:
+                    _log.warning("game %d of %s does not replay: %s", game, self.path, e)
+                    continue
+                made.append((game, len(log), summary))
+                if not summary.finished:
+                    return game
+            return None
+        finally:
+            self._keep_summaries(made)  # one transaction for all: one sync
+
+    @_sqlite_errors
+    def _summary_keys(self) -> list[tuple[int, int, int | None, bool]]:
+        """(game, events now, events its summary was made from, finished), newest first."""
+        if self._version < 2:
+            rows = self._db.execute(
+                "SELECT g.id, (SELECT MAX(seq) + 1 FROM events e WHERE e.game = g.id), "
+                "NULL, 0 FROM games g ORDER BY g.id DESC"
+            ).fetchall()
+        else:
+            rows = self._db.execute(
+                "SELECT g.id, (SELECT MAX(seq) + 1 FROM events e WHERE e.game = g.id), "
+                "s.events, s.finished FROM games g LEFT JOIN summaries s ON s.game = g.id "
+                "ORDER BY g.id DESC"
+            ).fetchall()
+        return [(int(g), int(n or 0), s, bool(f)) for g, n, s, f in rows]
+
+    @_sqlite_errors
+    def summary(self, game: int) -> GameSummary:
+        """The game's summary: the stored one while it matches the log's length,
+        else replayed (and stored, when writable). Raises like :meth:`events`."""
+        events = self.events(game)
+        if self._version >= 2:
+            row = self._db.execute(
+                "SELECT events, summary FROM summaries WHERE game = ?", (game,)
+            ).fetchone()
+            if row is not None and row[0] == len(events):
+                try:
+                    return GameSummary.from_json(str(row[1]))
+                except (ValueError, KeyError, TypeError):
+                    pass  # not what we wrote: made again below
+        summary = summarize(Session.replay(events))
+        self._keep_summaries([(game, len(events), summary)])
+        return summary
+
+    def _keep_summaries(self, made: Sequence[tuple[int, int, GameSummary]]) -> None:
+        """Cache summaries, best effort: a failed write costs only a replay later."""
+        if self.readonly or self._version < 2 or not made:
+            return
+        try:
+            with self._transaction():
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO summaries VALUES (?, ?, ?, ?)",
+                    [(g, n, int(s.finished), s.to_json()) for g, n, s in made],
+                )
+        except sqlite3.Error as e:
+            _log.warning("keeping game summaries in %s: %s", self.path, e)
+
+    @_sqlite_errors
+    def history(self, first: int = 0, count: int | None = None) -> list[Played]:
+        """Stored games that replay, newest first, with their summaries and
+        players (a summary that does not match its log is made again):
+        ``count`` of them (None: all) from the ``first`` newest on, so a screen
+        reads only the page it shows."""
+        summary_column = "s.events, s.summary" if self._version >= 2 else "NULL, NULL"
+        joined = " LEFT JOIN summaries s ON s.game = g.id" if self._version >= 2 else ""
+        rows = self._db.execute(
+            f"SELECT g.id, g.created, (SELECT MAX(seq) + 1 FROM events e WHERE e.game = g.id), "
+            f"{summary_column} FROM games g{joined} ORDER BY g.id DESC LIMIT ? OFFSET ?",
+            (-1 if count is None else count, first),
+        ).fetchall()
+        linked: dict[int, dict[int, str]] = {}
+        if self._version >= 2 and rows:
+            # The page's games are a run of numbers: one range, not one query each.
+            low, high = rows[-1][0], rows[0][0]
+            for game, seat, name in self._db.execute(
+                "SELECT s.game, s.seat, p.name FROM seats s JOIN players p ON p.id = s.player "
+                "WHERE s.game BETWEEN ? AND ?", (low, high)
+            ):  # fmt: skip
+                linked.setdefault(int(game), {})[int(seat)] = str(name)
+        out: list[Played] = []
+        made: list[tuple[int, int, GameSummary]] = []
+        for game, created, events, summarized, text in rows:
+            summary: GameSummary | None = None
+            if summarized is not None and summarized == events:
+                with contextlib.suppress(ValueError, KeyError, TypeError):
+                    summary = GameSummary.from_json(str(text))
+            if summary is None:
+                try:
+                    log = self.events(game)
+                    summary = summarize(Session.replay(log))
+                except (LogError, NoSuchGame) as e:
+                    _log.warning("game %d of %s does not replay: %s", game, self.path, e)
+                    continue
+                made.append((game, len(log), summary))
+            links = linked.get(game, {})
+            players = tuple(links.get(i, seat.name) for i, seat in enumerate(summary.seats))
+            out.append(Played(int(game), str(created), summary, players))
+        self._keep_summaries(made)
+        return out
+
+    @_sqlite_errors
+    def game_count(self) -> int:
+        """How many games the file holds (those that do not replay too)."""
+        return int(self._db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+
+    @_sqlite_errors
+    def delete_game(self, game: int) -> None:
+        """Remove a game: its events, options, seat links and summary, in one
+        transaction (a power cut leaves the game whole or gone, never half)."""
+        with self._transaction():
+            if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is None:
+                raise NoSuchGame(f"there is no game {game} in {self.path}")
+            prefix = f"game.{game}."
+            self._db.execute("DELETE FROM events WHERE game = ?", (game,))
+            self._db.execute(
+                "DELETE FROM meta WHERE substr(key, 1, ?) = ?", (len(prefix), prefix)
+            )
+            if self._version >= 2:
+                self._db.execute("DELETE FROM seats WHERE game = ?", (game,))
+                self._db.execute("DELETE FROM summaries WHERE game = ?", (game,))
+            self._db.execute("DELETE FROM games WHERE id = ?", (game,))
+
+    # -- players -----------------------------------------------------------------
+
+    @_sqlite_errors
+    def players(self) -> list[Player]:
+        """The remembered players, the most recently seated first."""
+        if self._version < 2:
+            return []
+        rows = self._db.execute(
+            "SELECT id, name, colour, last_used FROM players ORDER BY last_used DESC, id DESC"
+        ).fetchall()
+        return [Player(int(i), str(n), str(c), str(u)) for i, n, c, u in rows]
+
+    @_sqlite_errors
+    def link_players(self, game: int, names: Sequence[str]) -> None:
+        """Seat ``names[i]`` of ``game`` is the player of that name (a new one
+        if nobody has it yet); each becomes the most recently seated."""
+        with self._transaction():
+            _link(self._db, game, names, _now())
+
+    @_sqlite_errors
+    def seat_players(self, game: int) -> tuple[str | None, ...]:
+        """The current name of each seat's player (None: the seat has no player)."""
+        seats = len(self.summary(game).seats)
+        links = dict(self._db.execute(
+            "SELECT s.seat, p.name FROM seats s JOIN players p ON p.id = s.player "
+            "WHERE s.game = ?", (game,)))  # fmt: skip
+        return tuple(links.get(i) for i in range(seats))
+
+    @_sqlite_errors
+    def rename_player(self, player: int, name: str) -> None:
+        """A new name for a player: old games show it too (their logs keep the
+        name as played). Raises NameTaken when another player has it."""
+        name = name.strip()
+        if not name:
+            raise ValueError("a player's name cannot be empty")
+        with self._transaction():
+            self._player(player)
+            taken = self._db.execute(
+                "SELECT id FROM players WHERE name = ? AND id != ?", (name, player)
+            ).fetchone()
+            if taken is not None:
+                raise NameTaken(f"{name!r} is another player's name already")
+            self._db.execute("UPDATE players SET name = ? WHERE id = ?", (name, player))
+
+    @_sqlite_errors
+    def merge_players(self, keep: int, gone: int) -> None:
+        """Two spellings of one person: ``gone``'s games become ``keep``'s and
+        ``gone`` is forgotten, in one transaction."""
+        if keep == gone:
+            raise ValueError("a player cannot be merged with themselves")
+        with self._transaction():
+            kept, lost = self._player(keep), self._player(gone)
+            together = self._db.execute(
+                "SELECT a.game FROM seats a JOIN seats b ON a.game = b.game "
+                "WHERE a.player = ? AND b.player = ? LIMIT 1", (keep, gone)
+            ).fetchone()
+            if together is not None:
+                raise PlayedTogether(
+                    f"{kept.name!r} and {lost.name!r} sat at the same table in game "
+                    f"{together[0]}: two people, not one"
+                )
+            self._db.execute("UPDATE seats SET player = ? WHERE player = ?", (keep, gone))
+            self._db.execute("DELETE FROM players WHERE id = ?", (gone,))
+            self._db.execute(
+                "UPDATE players SET last_used = ? WHERE id = ?",
+                (max(kept.last_used, lost.last_used), keep),
+            )
+
+    def _player(self, player: int) -> Player:
+        row = self._db.execute(
+            "SELECT id, name, colour, last_used FROM players WHERE id = ?", (player,)
+        ).fetchone()
+        if row is None:
+            raise NoSuchPlayer(f"there is no player {player} in {self.path}")
+        return Player(int(row[0]), str(row[1]), str(row[2]), str(row[3]))
+
+
+def _link(db: sqlite3.Connection, game: int, names: Sequence[str], when: str) -> None:
+    """Link a game's seats to the players of those names, made if new (in the
+    caller's transaction)."""
+    colours = [str(r[0]) for r in db.execute("SELECT colour FROM players")]
+    for seat, name in enumerate(names):
+        row = db.execute("SELECT id FROM players WHERE name = ?", (name,)).fetchone()
+        if row is None:
+            colour = colour_for(colours)
+            colours.append(colour)
+            player = db.execute(
+                "INSERT INTO players (name, colour, last_used) VALUES (?, ?, ?)",
+                (name, colour, when),
+            ).lastrowid
+        else:
+            player = int(row[0])
+            db.execute(
+                "UPDATE players SET last_used = max(last_used, ?) WHERE id = ?", (when, player)
+            )
+        db.execute("INSERT OR REPLACE INTO seats VALUES (?, ?, ?)", (game, seat, player))
 
 
 def _verdict(problems: Sequence[str]) -> str:

@@ -95,6 +95,14 @@ STATES = (
     ("24-game-over", "game_over"),
     ("24r-review", "review"),
     ("25-table-game-over", "table"),
+    ("26-setup-players", "setup"),
+    ("27-players", "players"),
+    ("28-rename-player", "rename_player"),
+    ("29-history", "history"),
+    ("30-past-game", "past_game"),
+    ("31-confirm-delete", "confirm"),
+    ("32-stats", "stats"),
+    ("33-stats-groups", "stats"),
 )
 SCREENS = tuple(dict.fromkeys(screen for _state, screen in STATES))
 CHECKS = ("text", "font", "touch")
@@ -618,7 +626,8 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     states: list[dict[str, Any]] = []
     failures: list[dict[str, Any]] = []
     screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm",
-                 "RoundLog": "round_log", "BotSeats": "bots", "ReviewPanel": "review"}
+                 "RoundLog": "round_log", "BotSeats": "bots", "ReviewPanel": "review",
+                 "PlayersWindow": "players", "RenamePlayer": "rename_player"}
 
     def look(state: str) -> None:
         _frames(4)
@@ -802,6 +811,39 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.review_view.dismiss(animation=False)
     app.show_screen("table")
     look("25-table-game-over")
+
+    # --- the remembered players, the history and the statistics
+    app.show_setup()  # the game-over screen's New game
+    _frames()
+    assert [c.name for c in app.setup_screen.ids.players.chips] == list(reversed(names))
+    app.toggle_player(names[0])  # the names typed are still there: a tap gives the seat back
+    assert names[0] not in setup.names()
+    app.toggle_player(names[0])  # and takes it again: its button lit
+    assert setup.names() == list(names)
+    look("26-setup-players")
+    app.open_players()
+    look("27-players")
+    window = app.players_window
+    window.set_mode("rename")
+    window.tap(window.chips[0])
+    look("28-rename-player")
+    Window.children[0].dismiss(animation=False)
+    window.dismiss(animation=False)
+    app.show_history()
+    assert app.sm.current == "history" and app.history_screen.ids.row0.game == table.game
+    look("29-history")
+    app.open_past_game(table.game)
+    assert app.sm.current == "past_game"
+    look("30-past-game")
+    app.delete_past_game()
+    look("31-confirm-delete")
+    Window.children[0].dismiss(animation=False)  # no: the game stays
+    app.show_stats()
+    assert app.sm.current == "stats" and app.stats_screen.ids.row0.player
+    look("32-stats")
+    app.show_stats("groups")  # one game: no group has two yet, and it says so
+    assert app.stats_screen.empty
+    look("33-stats-groups")
     app.stop()
     return {"font": font.name if font else "", "language": i18n.language(),
             "states": states, "failures": failures}

@@ -13,6 +13,7 @@ environment already set): Kivy reads its options when first imported.
 
 from __future__ import annotations
 
+import importlib
 import logging
 import os
 import shutil
@@ -35,22 +36,37 @@ from companion.cards import DEFAULT_EDITION
 from companion.engine import DEFAULT_SEATS, Bust, Phase, State
 from companion.events import Start
 from companion.games import Games
+from companion.players import Player
 from companion.rules import DEFAULT_RULES
+from companion.session import Session
+from companion.stats import GroupStats, Played, PlayerStats, group_stats, player_stats
 from companion.table import Table
-from ui import i18n, kv, presenters
+from ui import history_presenters, i18n, kv, presenters
 from ui.controls import Controls
 from ui.cues import cues, tick_cue
-from ui.i18n import _
+from ui.i18n import _, ngettext
 from ui.sound import SilentBoard, Sounds
 
 _log = logging.getLogger(__name__)
 
 #: The files of what is not on the first screen, loaded a moment after it.
-KV_LATER = ("round_end.kv", "game_over.kv", "picker.kv", "menu.kv")
+KV_LATER = (
+    "round_end.kv", "game_over.kv", "picker.kv", "menu.kv", "players.kv", "history.kv",
+    "past_game.kv", "stats.kv",
+)
 TICK_S = 0.1  # the countdown and a stepped camera run at this period
 BUST_HOLD_S = 4.0  # how long the busting pair holds the table before the summary
 #: After the first frame, the screens not on show are built this much later.
 BUILD_LATER_S = 0.3
+#: The screens built when first shown (or a moment after the first frame):
+#: name -> (module, class).
+LATER_SCREENS = {
+    "round_end": ("ui.round_end_screen", "RoundEndScreen"),
+    "game_over": ("ui.game_over_screen", "GameOverScreen"),
+    "history": ("ui.history_screen", "HistoryScreen"),
+    "past_game": ("ui.history_screen", "PastGameScreen"),
+    "stats": ("ui.stats_screen", "StatsScreen"),
+}
 
 
 def post(fn: Callable[[], None]) -> None:
@@ -110,6 +126,15 @@ class CompanionApp(App):
         self.on_refresh: list[Callable[[CompanionApp], None]] = []
         self.on_first_frame: list[Callable[[CompanionApp], None]] = []
         self._done_frames = -1
+        # The history and statistics screens' games, read when one opens.
+        self._history: tuple[Played, ...] = ()
+        self._history_page = 0
+        self._stats_page = 0
+        self._stats: tuple[PlayerStats, ...] = ()
+        self._groups: tuple[GroupStats, ...] = ()
+        self._past: tuple[Played, Session] | None = None
+        self._players: tuple[Player, ...] = ()
+        self.players_window: Any = None
 
     # --- building -----------------------------------------------------------------
 
@@ -149,34 +174,46 @@ class CompanionApp(App):
         assert self.sm is not None
         self.setup_screen = SetupScreen()
         self.table_screen = TableScreen()
-        self._round_end_screen: Any = None
-        self._game_over_screen: Any = None
+        self._later: dict[str, Any] = {}
         for screen in (self.setup_screen, self.table_screen):
             self.sm.add_widget(screen)
+        for box in self.setup_screen.name_inputs:
+            box.bind(text=lambda *a: self._show_players())
+        self.setup_screen.bind(seat_count=lambda *a: self._show_players())
+        self._show_players()
         self.table_screen.virtual = self.controls.turn_card is not None
         self.table_screen.camera = self.controls.camera
 
+    def _screen(self, name: str) -> Any:
+        """The screen ``name`` of :data:`LATER_SCREENS`, built when first needed."""
+        screen = self._later.get(name)
+        if screen is None:
+            module, cls = LATER_SCREENS[name]
+            screen = getattr(importlib.import_module(module), cls)()
+            self._later[name] = screen
+            assert self.sm is not None
+            self.sm.add_widget(screen)
+        return screen
+
     @property
     def round_end_screen(self) -> Any:
-        """The round's summary, built when first needed."""
-        if self._round_end_screen is None:
-            from ui.round_end_screen import RoundEndScreen
-
-            self._round_end_screen = RoundEndScreen()
-            assert self.sm is not None
-            self.sm.add_widget(self._round_end_screen)
-        return self._round_end_screen
+        return self._screen("round_end")
 
     @property
     def game_over_screen(self) -> Any:
-        """The final scores, built when first needed."""
-        if self._game_over_screen is None:
-            from ui.game_over_screen import GameOverScreen
+        return self._screen("game_over")
 
-            self._game_over_screen = GameOverScreen()
-            assert self.sm is not None
-            self.sm.add_widget(self._game_over_screen)
-        return self._game_over_screen
+    @property
+    def history_screen(self) -> Any:
+        return self._screen("history")
+
+    @property
+    def past_game_screen(self) -> Any:
+        return self._screen("past_game")
+
+    @property
+    def stats_screen(self) -> Any:
+        return self._screen("stats")
 
     def _start_later(self, dt: float = 0.0) -> None:
         """Start what the first screen did not wait for (the camera)."""
@@ -198,7 +235,8 @@ class CompanionApp(App):
         if self.sm is None:
             return
         kv.load(*KV_LATER)
-        _ = self.round_end_screen, self.game_over_screen
+        for name in LATER_SCREENS:
+            self._screen(name)
 
     def choose_language(self, code: str) -> None:
         """The language buttons (set-up screen and menu): every screen, and
@@ -364,10 +402,8 @@ class CompanionApp(App):
     def show_screen(self, name: str) -> None:
         if self.sm is None:
             return
-        if name == "round_end":
-            _ = self.round_end_screen  # built if it is not yet
-        elif name == "game_over":
-            _ = self.game_over_screen
+        if name in LATER_SCREENS:
+            self._screen(name)  # built if it is not yet
         if self.sm.current != name:
             self.sm.current = name
 
@@ -375,6 +411,8 @@ class CompanionApp(App):
         return self.sm is not None and bool(self.sm.current == name)
 
     def show_setup(self) -> None:
+        self._players = self.games.players()
+        self._show_players()
         game = self.games.unfinished()
         text = ""
         if game is not None:
@@ -389,6 +427,206 @@ class CompanionApp(App):
         last = self.games.last_table()
         if last:  # the same group usually plays again: its names are one tap away
             self.setup_screen.offer(last, len(last))
+
+    # --- the remembered players ---------------------------------------------------------
+
+    def _seated(self) -> list[str]:
+        return self.setup_screen.names()
+
+    def _show_players(self) -> None:
+        chips = history_presenters.chips(self._players, self._seated())
+        self.setup_screen.ids.players.show(chips)
+        if self.players_window is not None:
+            self.players_window.show(chips)
+
+    def toggle_player(self, name: str) -> None:
+        """A remembered player's button (set-up screen or the players' window)."""
+        self.setup_screen.toggle_player(name)
+        self._show_players()
+
+    def open_players(self) -> None:
+        """Every remembered player: seat them, rename one, merge two spellings."""
+        from ui.players import PlayersWindow
+
+        if self.players_window is not None:
+            self.players_window.dismiss(animation=False)
+        window = PlayersWindow(
+            history_presenters.chips(self._players, self._seated()),
+            on_seat=self.toggle_player, on_rename=self.rename_player,
+            on_merge=self.merge_players,
+        )  # fmt: skip
+        window.bind(on_dismiss=lambda *a: setattr(self, "players_window", None))
+        window.open(animation=False)
+        self.players_window = window
+
+    def rename_player(self, player: int, name: str) -> str:
+        """A new name for a player; the problem with it ("" when done)."""
+        old = next((p.name for p in self._players if p.id == player), "")
+        try:
+            self.games.rename_player(player, name)
+        except Exception as e:
+            _log.info("renaming player %s: %s", player, e)
+            return _("{name} is another player's name already.").format(name=name)
+        for box in self.setup_screen.name_inputs:  # a seat of theirs shows the new name
+            if box.text.strip() == old:
+                box.text = name
+        self._players = self.games.players()
+        self._show_players()
+        return ""
+
+    def merge_players(self, keep: int, gone: int, keep_name: str, gone_name: str) -> None:
+        """Two spellings of one person, after a yes: ``gone``'s games become ``keep``'s."""
+
+        def merge() -> None:
+            try:
+                self.games.merge_players(keep, gone)
+            except Exception as e:
+                _log.info("merging players %s and %s: %s", keep, gone, e)
+                said = _("{one} and {other} played at one table: two people, not one.").format(
+                    one=keep_name, other=gone_name
+                )
+                # Said where the merge was asked for: the players' window, if open.
+                if self.players_window is not None:
+                    self.players_window.said = said
+                else:
+                    self.setup_screen.problem = said
+            self._players = self.games.players()
+            self._show_players()
+
+        self._confirm(
+            _("Merge {gone} into {keep}? The games of {gone} become {keep}'s.").format(
+                gone=gone_name, keep=keep_name
+            ),
+            _("Merge"),
+            merge,
+        )
+
+    # --- the history and the statistics ---------------------------------------------------
+
+    def show_history(self, keep_page: bool = False) -> None:
+        """The games played here, newest first, a page at a time (each page read
+        from the data file when shown: thousands of games stay quick)."""
+        if not keep_page:
+            self._history_page = 0
+        self.history_page(0)
+        self.show_screen("history")
+
+    def close_history(self) -> None:
+        self.show_setup()
+
+    def history_page(self, delta: int) -> None:
+        size = history_presenters.HISTORY_PAGE
+        count = history_presenters.pages(self.games.game_count(), size)
+        page = max(0, min(self._history_page + delta, count - 1))
+        self._history_page = page
+        self._history = self.games.history(page * size, size)
+        rows = [history_presenters.history_row(g) for g in self._history]
+        self.history_screen.show(rows, page, count, history_presenters.page_text(page, count))
+
+    def open_past_game(self, game: int) -> None:
+        """A game of the history: its final table and chart (the names now)."""
+        played = next((g for g in self._history if g.game == game), None)
+        if played is None:
+            return
+        try:
+            session = self.games.session(game)
+        except Exception:
+            _log.exception("reading game %s", game)
+            return
+        state = session.state
+        # The names now (a rename shows in old games); the log keeps those played.
+        seats = tuple(replace(seat, name=played.players[i]) for i, seat in enumerate(state.seats))
+        renamed = replace(state, seats=seats)
+        screen = self.past_game_screen
+        screen.show(presenters.game_over_view(renamed))
+        screen.heading = history_presenters.past_game_heading(played)
+        if not played.summary.finished:
+            screen.winners = _("Unfinished, round {round}").format(round=state.round)
+        screen.game = game
+        at_table = self.table is not None and self.table.game == game
+        screen.can_resume = not played.summary.finished and not at_table
+        self._past = (played, session)
+        self.show_screen("past_game")
+
+    def open_past_round_log(self) -> None:
+        from ui.menu import RoundLog
+
+        if self._past is None:
+            return
+        session = self._past[1]
+        log = RoundLog(presenters.round_log(session.moves, session.states))
+        log.bind(on_dismiss=lambda *a: setattr(self, "round_log_view", None))
+        log.open(animation=False)
+        self.round_log_view = log
+
+    def resume_past_game(self) -> None:
+        if self._past is None:
+            return
+        game = self._past[0].game
+        try:
+            table = self.games.resume(game)
+        except Exception:
+            _log.exception("resume")
+            return
+        self.hidden_tents = self.games.hidden_tents(game)
+        self._phase = None
+        self.attach(table)
+
+    def delete_past_game(self) -> None:
+        """Delete the game on show, after a yes (the data file stays whole either way)."""
+        if self._past is None:
+            return
+        game = self._past[0].game
+
+        def delete() -> None:
+            try:
+                self.games.delete_game(game)
+            except Exception:
+                _log.exception("deleting game %s", game)
+            self._past = None
+            self.show_history(keep_page=True)
+
+        self._confirm(
+            _("Delete this game for good? Its scores leave the statistics."), _("Delete"), delete
+        )
+
+    def show_stats(self, mode: str = "players") -> None:
+        """The statistics of the games played here: per player, or per group."""
+        self._history = self.games.history()
+        self._players = self.games.players()
+        self._stats = player_stats(self._history)
+        self._groups = group_stats(self._history)
+        self.stats_screen.mode = mode
+        self._stats_page = 0
+        self.stats_page(0)
+        self.show_screen("stats")
+
+    def stats_page(self, delta: int) -> None:
+        screen = self.stats_screen
+        groups = screen.mode == "groups"
+        size = 1 if groups else history_presenters.STATS_PAGE
+        count = history_presenters.pages(len(self._groups if groups else self._stats), size)
+        page = max(0, min(self._stats_page + delta, count - 1))
+        self._stats_page = page
+        colours = {p.name: history_presenters.colour(p.colour) for p in self._players}
+        grey = history_presenters.DEFAULT_COLOUR
+        if groups:
+            shown_groups = self._groups[page : page + 1]
+            rows = [history_presenters.group_row(g) for g in shown_groups]
+            names = list(shown_groups[0].players) if shown_groups else []
+            together = [g for g in self._history if tuple(sorted(g.players)) == tuple(names)]
+            chart = history_presenters.score_chart(
+                together, names, [colours.get(n, grey) for n in names]
+            )
+        else:
+            shown = self._stats[page * size : (page + 1) * size]
+            rows = [history_presenters.stats_row(p, colours.get(p.player, grey)) for p in shown]
+            chart = history_presenters.score_chart(
+                self._history, [p.player for p in shown], [r.colour for r in rows]
+            )
+        finished = sum(g.summary.finished for g in self._history)
+        heading = ngettext("{n} finished game", "{n} finished games", finished).format(n=finished)
+        screen.show(heading, rows, chart, page, count, history_presenters.page_text(page, count))
 
     # --- what the players do ---------------------------------------------------------
 

@@ -27,7 +27,11 @@ WINNER_SP = (28, 26, 24, 22, 20, MIN_SP)  # the winners' line: the largest that 
 MIN_CHART = 130  # dp: the chart keeps at least this much width
 
 
-class GameOverScreen(Screen):
+class FinalTable:
+    """The final table and chart of a game: the game-over screen's, and a past
+    game's on the history screen (a screen with the same ids)."""
+
+    ids: Any
     heading = StringProperty("")
     winners = StringProperty("")
     tie_break = StringProperty("")
@@ -79,3 +83,7 @@ class GameOverScreen(Screen):
             return
         room = body.width - body.spacing - dp(MIN_CHART)
         self.table_width = self.ids.scores.natural_width(room, body.height)
+
+
+class GameOverScreen(FinalTable, Screen):
+    pass

@@ -25,10 +25,11 @@ from companion.odds import odds
 from companion.review import review
 from companion.rules import RULE_SETS
 from companion.session import Session
-from ui.i18n import _, language, ngettext, text_width
+from ui.i18n import _, ngettext, text_width
 from ui.words import (
     camera_text,
     card_name,
+    decimal,
     hazard_name,
     last_event,
     names,
@@ -834,7 +835,7 @@ def odds_text(state: State) -> str:
         "{cards} cards and {gems} gems left; a treasure gives each of {seats} about {each}",
         o.cards_left,
     ).format(cards=o.cards_left, gems=o.gems_left, seats=o.seats_in,
-             each=_decimal(float(o.treasure_each)))
+             each=decimal(float(o.treasure_each)))
     return f"{bust}\n{left}"
 
 
@@ -894,10 +895,3 @@ def rules_reminder(rules: str) -> str:
                        "own; what does not divide stays on that card."))
     return "\n".join(lines)
 
-
-def _decimal(value: float) -> str:
-    """``value`` with one decimal, as the language writes it (Babel's data
-    loads here, when the odds are first shown, not with the app)."""
-    from babel.numbers import format_decimal
-
-    return str(format_decimal(value, format="0.0", locale=language()))

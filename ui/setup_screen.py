@@ -20,6 +20,7 @@ from companion.engine import MAX_SEATS, MIN_SEATS
 from ui import kv
 from ui.i18n import LANGUAGES, _, language, text_width
 from ui.keyboard import NameKeyboard
+from ui.players import PlayersStrip  # noqa: F401  (the strip of setup.kv)
 from ui.presenters import (
     DECK_CHOICES,
     MAX_NAME_COLUMNS,
@@ -65,7 +66,7 @@ class SetupScreen(Screen):
     keyboard: NameKeyboard | None = None  # made when a name field first gets focus
 
     def __init__(self, **kwargs: Any) -> None:
-        kv.load("setup.kv")
+        kv.load("players.kv", "setup.kv")
         super().__init__(**kwargs)
 
     def on_kv_post(self, base_widget: Any) -> None:
@@ -173,6 +174,27 @@ class SetupScreen(Screen):
     def _managed(self, screen: Any, manager: Any) -> None:
         if manager is None:
             self.hide_keyboard()
+
+    def toggle_player(self, name: str) -> None:
+        """A remembered player's button: their seat is given back if they have
+        one, else they take the first seat with no name typed (one more seat
+        when every seat has a name)."""
+        boxes = self.name_inputs
+        seats = int(self.seat_count)
+        for i in range(seats):
+            if boxes[i].text.strip() == name:
+                boxes[i].text = self.placeholder(i)
+                return
+        free = [i for i in range(seats) if boxes[i].text.strip() in ("", self.placeholder(i))]
+        if free:
+            boxes[free[0]].text = name
+        elif seats < MAX_SEATS:
+            self.seat_count = seats + 1
+            boxes[seats].text = name
+        else:
+            self.problem = _("Every seat has a player: give a seat back first.")
+            return
+        self.problem = ""
 
     def change_seats(self, delta: int) -> None:
         self.seat_count = max(MIN_SEATS, min(MAX_SEATS, int(self.seat_count) + delta))

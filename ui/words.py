@@ -9,10 +9,8 @@ command line uses this module.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from fractions import Fraction
-
-from babel.numbers import format_decimal
 
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import (
@@ -50,6 +48,7 @@ from companion.notices import (
     UndoWouldDropChoices,
 )
 from companion.review import Review, SeatReview
+from companion.stats import HeadToHead, PlayerStats
 from ui.i18n import _, language, ngettext, pgettext
 
 
@@ -340,12 +339,20 @@ def camera_text(status: CameraStatus) -> str:
     }[status]
 
 
+def decimal(value: float, digits: int = 1) -> str:
+    """``value`` with ``digits`` decimals, as the language writes it (Babel's
+    number data loads with the first number worded, not with the app)."""
+    from babel.numbers import format_decimal
+
+    return str(format_decimal(value, format="0." + "0" * digits, locale=language()))
+
+
 # --- the post-game review -------------------------------------------------------------
 
 
 def signed(value: Fraction) -> str:
     """A review figure with its sign and one decimal, as the language writes it."""
-    shown = format_decimal(abs(float(value)), format="0.0", locale=language())
+    shown = decimal(abs(float(value)))
     if round(abs(float(value)), 1) == 0:
         return shown
     return ("+" if value > 0 else "\u2212") + shown
@@ -369,7 +376,7 @@ def review_text(review: Review, bots: Mapping[int, str]) -> str:
         lines.append(
             _("{name}: {total} · expected {expected} · {line}").format(
                 name=name, total=seat.total,
-                expected=format_decimal(float(seat.expected), format="0.0", locale=language()),
+                expected=decimal(float(seat.expected)),
                 line=review_line(seat),
             )
         )
@@ -380,8 +387,8 @@ def review_text(review: Review, bots: Mapping[int, str]) -> str:
                     "({gain})").format(
                     round=d.round, card=d.cards,
                     choice=_("camp") if d.left else _("torch"),
-                    stay=format_decimal(float(d.stay), format="0.0", locale=language()),
-                    leave=format_decimal(float(d.leave), format="0.0", locale=language()),
+                    stay=decimal(float(d.stay)),
+                    leave=decimal(float(d.leave)),
                     gain=signed(d.gain),
                 )
             )
@@ -395,3 +402,50 @@ def strategy_name(strategy: str) -> str:
         "greedy": _("greedy"),
         "random": _("random"),
     }.get(strategy, strategy)
+
+
+def percent(fraction: float) -> str:
+    return _("{n}%").format(n=round(fraction * 100))
+
+
+def stats_table(players: Sequence[PlayerStats], finished: int, unfinished: int) -> str:
+    """The players' statistics as a readable text table, for the terminal."""
+    lines = [
+        ngettext("{n} finished game", "{n} finished games", finished).format(n=finished)
+        + " · "
+        + ngettext("{n} unfinished", "{n} unfinished", unfinished).format(n=unfinished)
+    ]
+    heads = (
+        _("player"), _("games"), _("wins"), _("win rate"), _("mean score"), _("best"),
+        _("busted"), _("gems a round"), _("artifacts"),
+    )  # fmt: skip
+    rows = [_stats_row(p) for p in players]
+    widths = [max(len(r[i]) for r in (heads, *rows)) for i in range(len(heads))]
+    for r in (heads, *rows):
+        lines.append(
+            "  ".join(
+                cell.ljust(w) if i == 0 else cell.rjust(w)
+                for i, (cell, w) in enumerate(zip(r, widths, strict=True))
+            ).rstrip()
+        )
+    for p in players:
+        if not p.head_to_head:
+            continue
+        lines.append("")
+        lines.append(_("{player} against the others at the table:").format(player=p.player))
+        for h in p.head_to_head:
+            lines.append("  " + head_to_head(h))
+    return "\n".join(lines)
+
+
+def _stats_row(p: PlayerStats) -> tuple[str, ...]:
+    return (
+        p.player, str(p.games), str(p.wins), percent(p.win_rate), f"{p.mean_score:.1f}",
+        str(p.best_score), percent(p.bust_rate), f"{p.banked_per_round:.1f}", str(p.artifacts),
+    )  # fmt: skip
+
+
+def head_to_head(h: HeadToHead) -> str:
+    return _("{other}: {ahead} ahead, {behind} behind, {level} level").format(
+        other=h.other, ahead=h.ahead, behind=h.behind, level=h.level
+    )

@@ -95,18 +95,27 @@ def cmd_run(args: argparse.Namespace) -> int:
         config = load(Path(args.config).expanduser() if args.config else None)
     except ConfigError as e:
         raise BadInput(str(e)) from None
+    from concurrent.futures import ThreadPoolExecutor
+
+    from incan_companion.store import StorageFailed, StoreError, open_or_set_aside
+
+    data = Path(args.data).expanduser() if args.data else None
+    # The data file is opened, locked and checked whole (integrity_check: a
+    # tenth of a second for thousands of games) on a thread of its own while
+    # Kivy starts on this one; nothing else touches it until it is handed over.
+    opener = ThreadPoolExecutor(max_workers=1, thread_name_prefix="open-data-file")
+    opening = opener.submit(open_or_set_aside, data if data is not None else config.data_file)
+    opener.shutdown(wait=False)
     from ui.kivy_setup import configure
 
     configure(fullscreen=args.fullscreen)
     from incan_companion.compose import build
-    from incan_companion.store import StorageFailed, StoreError
     from ui.app import CompanionApp, post
 
-    data = Path(args.data).expanduser() if args.data else None
     try:
         # The camera starts after the first screen is drawn (camera_later).
         device = build(config, post=post, seat_input=args.buttons, camera=args.camera,
-                       data_file=data, camera_later=True)
+                       data_file=data, camera_later=True, opened=opening.result())
     except StorageFailed:
         # A full or failing disk: exit 1, so that the service tries again (once
         # space is freed the same file opens); the file is left as it is.

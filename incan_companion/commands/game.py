@@ -42,7 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
     p = sub.add_parser("export", help="print a game of the data file as a .jsonl game log")
     p.add_argument("data_file", metavar="DATA_FILE")
-    p.add_argument("--game", type=game_number, help="which game (default: the most recent)")
+    which = p.add_mutually_exclusive_group()
+    which.add_argument("--game", type=game_number, help="which game (default: the most recent)")
+    which.add_argument("--all", action="store_true",
+                       help="every game, one JSON object a line, oldest first")  # fmt: skip
     p.set_defaults(func=cmd_export)
 
 
@@ -222,8 +225,8 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def cmd_export(args: argparse.Namespace) -> int:
-    path = Path(args.data_file)
+def check_data_file(path: Path) -> None:
+    """BadInput unless ``path`` is a regular file that starts like SQLite."""
     fd, mode = _open(path)
     try:
         ours = _is_data_file(fd, mode)
@@ -232,9 +235,46 @@ def cmd_export(args: argparse.Namespace) -> int:
     if not ours:
         why = "not SQLite" if stat.S_ISREG(mode) else "not a regular file"
         raise BadInput(f"{path} is not an incan-companion data file ({why})")
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    path = Path(args.data_file)
+    check_data_file(path)
+    if args.all:
+        return _export_all(path)
     session = _stored_session(path, args.game)
     for event in session.effective:
         print(to_line(event))
+    return EXIT_OK
+
+
+def _export_all(path: Path) -> int:
+    """Every game as one line: its number, when it began, its players now, and its
+    log as ``export`` prints it (each event the object of its log line)."""
+    import sys
+
+    from incan_companion.store import StorageFailed, Store, StoreError
+
+    try:
+        with Store(path, readonly=True) as store:
+            games = {g.game: g for g in store.history()}
+            for info in store.games():
+                played = games.get(info.id)
+                if played is None:  # its log does not replay: said, and the others go on
+                    print(f"incan-companion: game {info.id} skipped: its log does not replay",
+                          file=sys.stderr)  # fmt: skip
+                    continue
+                events = Session.replay(store.events(info.id)).effective
+                print(json.dumps({
+                    "game": info.id,
+                    "created": info.created,
+                    "players": list(played.players),
+                    "log": [json.loads(to_line(e)) for e in events],
+                }, ensure_ascii=False))  # fmt: skip
+    except StorageFailed:
+        raise
+    except StoreError as e:
+        raise BadInput(str(e)) from None
     return EXIT_OK
 
 

@@ -1,0 +1,97 @@
+"""``incan-companion stats``: the statistics of every game in a data file.
+
+Only the standard library, the core and the store: the figures come from the
+stored logs replayed through the engine (a game's summary kept in the file is
+used only while it matches its log), and ``--json``/``--csv`` never depend on
+the language.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from companion.stats import Played, PlayerStats, group_stats, player_stats
+from incan_companion.errors import EXIT_OK, BadInput
+
+#: The columns of ``stats --csv``, one row per player.
+CSV_COLUMNS = (
+    "player", "games", "wins", "win_rate", "mean_score", "best_score", "busts", "rounds",
+    "bust_rate", "banked", "banked_per_round", "artifacts",
+)  # fmt: skip
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Add ``stats``."""
+    p = sub.add_parser("stats", help="print the players' statistics over every stored game")
+    p.add_argument("data_file", metavar="DATA_FILE")
+    out = p.add_mutually_exclusive_group()
+    out.add_argument("--json", action="store_true", help="one JSON object")
+    out.add_argument("--csv", action="store_true",
+                     help="a table for a spreadsheet, one row a player")  # fmt: skip
+    p.add_argument("--player", metavar="NAME", help="only this player (and their head-to-head)")
+    p.set_defaults(func=cmd_stats)
+
+
+def stored_games(path: Path) -> list[Played]:
+    """Every game of the data file at ``path`` that replays, newest first (read-only)."""
+    from incan_companion.commands.game import check_data_file
+    from incan_companion.store import StorageFailed, Store, StoreError
+
+    check_data_file(path)
+    try:
+        with Store(path, readonly=True) as store:
+            return store.history()
+    except StorageFailed:
+        raise  # the disk failed, not the input: exit 1
+    except StoreError as e:
+        raise BadInput(str(e)) from None
+
+
+def cmd_stats(args: argparse.Namespace) -> int:
+    games = stored_games(Path(args.data_file))
+    players = player_stats(games)
+    groups = group_stats(games)
+    if args.player is not None:
+        players = tuple(p for p in players if p.player == args.player)
+        if not players:
+            raise BadInput(
+                f"no finished game of a player named {args.player!r} in {args.data_file}"
+            )
+        groups = tuple(g for g in groups if args.player in g.players)
+    finished = sum(g.summary.finished for g in games)
+    if args.json:
+        out: dict[str, Any] = {
+            "games": finished,
+            "unfinished": len(games) - finished,
+            "players": [p.to_json() for p in players],
+            "groups": [
+                {
+                    "players": list(g.players),
+                    "games": g.games,
+                    "members": [m.to_json() for m in g.members],
+                }
+                for g in groups
+            ],
+        }
+        print(json.dumps(out, ensure_ascii=False))
+    elif args.csv:
+        writer = csv.writer(sys.stdout, lineterminator="\r\n")  # RFC 4180, as spreadsheets expect
+        writer.writerow(CSV_COLUMNS)
+        for p in players:
+            row = p.to_json()
+            writer.writerow([row[c] for c in CSV_COLUMNS])
+    else:
+        print(readable(players, finished, len(games) - finished))
+    return EXIT_OK
+
+
+def readable(players: tuple[PlayerStats, ...], finished: int, unfinished: int) -> str:
+    from incan_companion.commands.game import printable
+    from ui.words import stats_table
+
+    return printable(stats_table(players, finished, unfinished), keep="\n")

@@ -1,0 +1,122 @@
+"""``stats`` and ``export --all``: exact figures, a spreadsheet's table, clear refusals."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+
+import pytest
+from test_history_store import stored
+from test_stats import GAME_1, GAME_2
+
+from companion.events import Start
+from incan_companion import cli
+from incan_companion.store import Store
+
+
+@pytest.fixture
+def data(tmp_path: Path) -> Path:
+    path = tmp_path / "games.sqlite"
+    with Store(path) as store:
+        stored(store, Start(("Ana", "Bo", "Cy")), GAME_1)
+        stored(store, Start(("Anna", "Bo", "Cy")), GAME_2)
+        stored(store, Start(("Ana", "Bo", "Dee")), ("T9",))  # unfinished
+        by_name = {p.name: p.id for p in store.players()}
+        store.merge_players(by_name["Ana"], by_name["Anna"])
+    return path
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = cli.main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_stats_json_has_every_figure(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "stats", str(data), "--json")
+    assert (code, err) == (0, "")
+    said = json.loads(out)
+    assert (said["games"], said["unfinished"]) == (2, 1)
+    ana = said["players"][0]
+    assert ana == {
+        "player": "Ana", "games": 2, "wins": 1, "win_rate": 0.5, "mean_score": 21.0,
+        "best_score": 22, "busts": 1, "rounds": 10, "bust_rate": 0.1, "banked": 42,
+        "banked_per_round": 4.2, "artifacts": 0,
+        "head_to_head": [
+            {"other": "Bo", "games": 2, "ahead": 1, "behind": 1, "level": 0},
+            {"other": "Cy", "games": 2, "ahead": 2, "behind": 0, "level": 0},
+        ],
+    }  # fmt: skip
+    assert [p["player"] for p in said["players"]] == ["Ana", "Bo", "Cy"]
+    assert [(g["players"], g["games"]) for g in said["groups"]] == [(["Ana", "Bo", "Cy"], 2)]
+
+
+def test_stats_csv_opens_as_a_table(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", str(data), "--csv")
+    assert code == 0
+    rows = list(csv.reader(io.StringIO(out, newline="")))
+    assert rows[0][:4] == ["player", "games", "wins", "win_rate"]
+    assert rows[1:] == [
+        ["Ana", "2", "1", "0.5", "21.0", "22", "1", "10", "0.1", "42", "4.2", "0"],
+        ["Bo", "2", "1", "0.5", "20.5", "25", "2", "10", "0.2", "36", "3.6", "1"],
+        ["Cy", "2", "0", "0.0", "15.0", "16", "2", "10", "0.2", "30", "3.0", "0"],
+    ]
+    assert out.endswith("\r\n")
+
+
+def test_stats_readable_and_for_one_player(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "stats", str(data), "--player", "Bo")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0] == "2 finished games · 1 unfinished"
+    assert lines[2].split() == ["Bo", "2", "1", "50%", "20.5", "25", "20%", "3.6", "1"]
+    assert "  Ana: 1 ahead, 1 behind, 0 level" in lines
+    assert "  Cy: 1 ahead, 0 behind, 1 level" in lines
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["--player", "Zed"], "no finished game of a player named 'Zed'"),
+        (["--json", "--csv"], "not allowed with argument"),
+    ],
+)
+def test_stats_refuses_bad_input_in_one_line(
+    data: Path, capsys: pytest.CaptureFixture[str], args: list[str], said: str
+) -> None:
+    before = data.read_bytes()
+    code, out, err = run(capsys, "stats", str(data), *args)
+    assert (code, out) == (2, "")
+    assert err.startswith("incan-companion: ") and said in err and err.count("\n") == 1
+    assert data.read_bytes() == before
+
+
+def test_stats_of_what_is_no_data_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "log.jsonl").write_text('{"event": "start", "seats": ["A", "B", "C"]}\n')
+    (tmp_path / "damaged.sqlite").write_bytes(b"SQLite format 3\x00" + b"\xff" * 2000)
+    for name, said in (
+        ("missing.sqlite", "no such file"),
+        ("log.jsonl", "is not an incan-companion data file (not SQLite)"),
+        ("damaged.sqlite", ""),
+    ):
+        code, out, err = run(capsys, "stats", str(tmp_path / name))
+        assert (code, out) == (2, ""), name
+        assert said in err and err.count("\n") == 1 and "Traceback" not in err
+
+
+def test_export_all_writes_every_game_as_a_line(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "export", str(data), "--all")
+    assert code == 0
+    games = [json.loads(line) for line in out.splitlines()]
+    assert [(g["game"], g["players"]) for g in games] == [
+        (1, ["Ana", "Bo", "Cy"]), (2, ["Ana", "Bo", "Cy"]), (3, ["Ana", "Bo", "Dee"]),
+    ]  # fmt: skip
+    # The log keeps the name as played; the players are the links, beside it.
+    assert games[1]["log"][0] == {"event": "start", "seats": ["Anna", "Bo", "Cy"],
+                                  "rules": "incan-gold"}  # fmt: skip
+    assert len(games[0]["log"]) == 1 + len(GAME_1)
+    assert games[2]["log"][1:] == [{"event": "draw", "card": "T9"}]

@@ -1,0 +1,180 @@
+"""The group and its history as the screens show them: the players' chips of the
+set-up screen, the rows of the history screen, the statistics screen's rows
+and charts. State in, frozen view models out; no Kivy, tested without a window.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from babel.dates import format_datetime
+
+from companion.players import Player
+from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
+from ui.i18n import _, language, ngettext
+from ui.presenters import ChartView, Colour, rules_label
+from ui.words import percent
+
+HISTORY_PAGE = 3  # rows of the history screen at a time: 8 seats of long names take 3 lines
+STATS_PAGE = 2  # players of the statistics screen at a time, each in four short lines
+PLAYERS_PAGE = 12  # chips of the players' window at a time
+CHART_GAMES = 10  # the statistics chart: a player's last games
+DEFAULT_COLOUR: Colour = (0.6, 0.6, 0.6, 1)
+
+
+def colour(hex_colour: str) -> Colour:
+    """A player's "#rrggbb" as Kivy's rgba (grey for anything else)."""
+    try:
+        r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    except (ValueError, IndexError):
+        return DEFAULT_COLOUR
+    return (r, g, b, 1)
+
+
+@dataclass(frozen=True)
+class Chip:
+    """A remembered player as a button: tap to seat them."""
+
+    player: int
+    name: str
+    colour: Colour
+    seated: bool
+
+
+def chips(players: Sequence[Player], seated: Collection[str]) -> tuple[Chip, ...]:
+    """The players, most recently seated first; those at the table marked."""
+    return tuple(Chip(p.id, p.name, colour(p.colour), p.name in seated) for p in players)
+
+
+def pages(count: int, size: int) -> int:
+    return max(1, math.ceil(count / size))
+
+
+def page_text(page: int, count: int) -> str:
+    return _("Page {page} of {pages}").format(page=page + 1, pages=count)
+
+
+# --- the history screen ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class HistoryRow:
+    game: int
+    title: str  # when, the rule set, and the winner or "unfinished"
+    scores: str  # every seat: name and score, best first
+    finished: bool
+
+
+def when(created: str) -> str:
+    """When a game began, in the device's time zone and the table's language."""
+    try:
+        at = datetime.fromisoformat(created).astimezone()
+    except ValueError:
+        return created
+    return str(format_datetime(at, "short", locale=language()))
+
+
+def history_row(g: Played) -> HistoryRow:
+    s = g.summary
+    order = sorted(range(len(s.seats)), key=lambda i: (-s.seats[i].score, i))
+    scores = " · ".join(f"{g.players[i]} {s.seats[i].score}" for i in order)
+    if s.finished:
+        won = [g.players[i] for i in s.winners]
+        result = (_("Winner: {names}") if len(won) == 1 else _("Winners: {names}")).format(
+            names=", ".join(won)
+        )
+    else:
+        rounds = s.seats[0].rounds if s.seats else 0
+        result = _("Unfinished, round {round}").format(round=min(5, rounds + 1))
+    title = f"{when(g.created)} · {rules_label(s.rules)} · {result}"
+    return HistoryRow(g.game, title, scores, s.finished)
+
+
+def past_game_heading(g: Played) -> str:
+    return f"{when(g.created)} · {rules_label(g.summary.rules)}"
+
+
+# --- the statistics screen -----------------------------------------------------------
+
+
+def number(value: float, digits: int = 1) -> str:
+    """``value`` rounded to ``digits``, no trailing zeros, as the language writes it."""
+    from babel.numbers import format_decimal  # loaded when first needed, not at start
+
+    return str(format_decimal(round(value, digits), locale=language()))
+
+
+@dataclass(frozen=True)
+class StatsRow:
+    player: str
+    colour: Colour
+    figures: str  # games, wins, win rate, mean and best score
+    rounds: str  # busted, gems a round, artifacts
+    against: str  # head-to-head against the others at the table
+
+
+def stats_row(p: PlayerStats, player_colour: Colour) -> StatsRow:
+    figures = " · ".join((
+        ngettext("{n} game", "{n} games", p.games).format(n=p.games),
+        ngettext("{n} win", "{n} wins", p.wins).format(n=p.wins) + f" ({percent(p.win_rate)})",
+        _("mean {score}").format(score=number(p.mean_score)),
+        _("best {score}").format(score=p.best_score),
+    ))  # fmt: skip
+    rounds = " · ".join((
+        _("busted in {share} of rounds").format(share=percent(p.bust_rate)),
+        _("{gems} gems a round").format(gems=number(p.banked_per_round)),
+        ngettext("{n} artifact", "{n} artifacts", p.artifacts).format(n=p.artifacts),
+    ))  # fmt: skip
+    return StatsRow(p.player, player_colour, figures, rounds, against(p.head_to_head))
+
+
+def group_row(g: GroupStats) -> StatsRow:
+    """A group: who, how often they played together, and each one's wins and mean score."""
+    figures = " · ".join((
+        ngettext("{n} game together", "{n} games together", g.games).format(n=g.games),
+        _("wins: {players}").format(players=", ".join(f"{m.player} {m.wins}" for m in g.members)),
+    ))  # fmt: skip
+    means = _("mean score: {players}").format(
+        players=", ".join(f"{m.player} {number(m.mean_score)}" for m in g.members)
+    )
+    return StatsRow(", ".join(g.players), (1, 0.86, 0.35, 1), figures, means, "")
+
+
+def against(h2h: Sequence[HeadToHead], most: int = 3) -> str:
+    """The others met most, as games ahead, behind and level on score (up to ``most``)."""
+    if not h2h:
+        return ""
+    met = sorted(h2h, key=lambda h: (-h.games, h.other))[:most]
+    said = ", ".join(
+        _("{other} {ahead}-{behind}-{level}").format(
+            other=h.other, ahead=h.ahead, behind=h.behind, level=h.level
+        )
+        for h in met
+    )
+    return _("Against: {others}").format(others=said)
+
+
+def score_chart(
+    games: Sequence[Played], players: Sequence[str], colours: Sequence[Colour]
+) -> ChartView:
+    """Each player's score in their last :data:`CHART_GAMES` finished games, oldest first."""
+    series = []
+    for name in players:
+        scores = [
+            g.summary.seats[g.players.index(name)].score
+            for g in games  # newest first
+            if g.summary.finished and name in g.players
+        ][:CHART_GAMES]
+        series.append(tuple(reversed(scores)))
+    top = max([v for s in series for v in s] + [1])
+    step = 10 if top <= 50 else 20 if top <= 100 else 50
+    return ChartView(
+        rounds=max([len(s) for s in series] + [1]),
+        top=int(math.ceil(top / step) * step),
+        series=tuple(series),
+        colours=tuple(colours),
+        labels=tuple(players),
+    )
