@@ -51,7 +51,7 @@ from vision.decode import Decoder, card_of
 from vision.sources import VirtualTable
 from vision.tracker import CardPlaced, Tracker
 
-QR = zxingcpp.BarcodeFormats(zxingcpp.BarcodeFormat.QRCode)
+QR = zxingcpp.BarcodeFormat.QRCode  # a format set kept to exit makes nanobind report a leak
 
 
 def raw_zxing(frame: np.ndarray) -> list[str]:

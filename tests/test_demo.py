@@ -46,6 +46,8 @@ def test_same_seed_same_game_stored_and_exported(tmp_path: Path) -> None:
     outs = [p.communicate(timeout=paced(180)) for p in procs]
     for p, (_out, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
+        # stderr says the demo's figures, and nothing at exit (no binding's leak report)
+        assert "leaked" not in err and "Traceback" not in err, err
     first, second = (last_json(out) for out, _err in outs)
     assert first == second
     assert first["phase"] == "game_over"

@@ -81,6 +81,7 @@ def test_scan_through_the_real_command(tmp_path: Path) -> None:
                           capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr + done.stdout
     assert json.loads(done.stdout)["card"] == "ROCKS1"
+    assert done.stderr == ""  # nothing at exit either (no binding's leak report)
 
 
 # -- stickers ------------------------------------------------------------------------

@@ -68,7 +68,6 @@ UNCHANGED_LEVELS = 10
 #: Both symbols a sticker can carry: the QR every sticker has, and the Micro QR
 #: of the newer labels (docs/cards-and-stickers.md).
 _MICRO = zxingcpp.BarcodeFormat.MicroQRCode
-_QR = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, _MICRO))
 _ROI_HALF = 120  # half side of a crop around a candidate, in frame pixels
 #: Unchanged frames after which a scene with no card read is decoded again
 #: (after two quick retries): about 2 s at 30 fps, which keeps a still empty
@@ -170,7 +169,10 @@ def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
     # QR finder works at any angle, and a frame is small.  On the photographed
     # sticker frames this reads the same frames as the defaults at a quarter of
     # raw zxing-cpp's time, which is what pays for the fallback steps.
-    for b in zxingcpp.read_barcodes(img, formats=_QR, try_rotate=False, try_downscale=False,
+    # The format set is made for each call: one kept at module level outlives
+    # the binding at exit, and nanobind then prints a leak report on stderr.
+    formats = zxingcpp.BarcodeFormat.QRCode | _MICRO
+    for b in zxingcpp.read_barcodes(img, formats=formats, try_rotate=False, try_downscale=False,
                                     try_invert=False):
         if not b.valid or (b.format == _MICRO and b.ec_level != "Q"):
             # A Micro QR at a lower level than our stickers' Q is, on the
