@@ -1,0 +1,240 @@
+"""Resident memory over long play, against an empty Kivy app.
+
+    python bench/memory.py [--minutes 30] [--speed 20]
+
+A sped-up game loop on the real app (offscreen 800x480, 30 fps cap): games
+of 3 to 8 seats, random rules, every card of a game comes in through the
+inbox as the scanner delivers it, the seats choose through the inbox as the
+buttons do (countdown 0), undo, a correction through the picker, the menu
+and the round log are opened now and then, the bust's hold is tapped away,
+and the language changes every game (Japanese included). The threaded scanner
+reads a 30 fps feed of an empty table all along, so the decoder's memory is
+in it too.
+
+``--minutes`` of play at ``--speed`` game steps a second (a card, a round of
+choices, a tap), about twenty times a real table's pace: a real game of
+about 30 minutes passes in 1.5 minutes. ``--no-draw`` runs all of it but the
+window's GL drawing, to tell the renderer's memory from the rest. RSS is sampled from
+/proc/self/status; the growth is the slope of a straight line through the
+samples after the first game (MB per 30 minutes of play), and the Python
+heap (tracemalloc is too slow; ``sys.getallocatedblocks``) is reported beside
+it, so native growth can be told from Python's.
+
+The baseline is an empty Kivy app on the same display, in its own process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+NAMES = ("Agnieszka", "Bartłomiej", "Carmen", "Dee", "Eli", "Fumiko", "さくら", "Hal")
+LANGUAGES = ("en", "pl", "es", "ja")
+
+
+def rss_mb() -> float:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError("no VmRSS")
+
+
+def empty_app(seconds: float) -> float:
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+    from ui.kivy_setup import configure
+
+    configure(quiet=True)
+    from kivy.app import App
+    from kivy.base import EventLoop
+    from kivy.uix.widget import Widget
+
+    class Empty(App):
+        def build(self) -> Widget:
+            return Widget()
+
+    app = Empty()
+    app._run_prepare()
+    until = time.monotonic() + seconds
+    while time.monotonic() < until:
+        EventLoop.idle()
+    return rss_mb()
+
+
+def play(minutes: float, sample_s: float, fps: float, draw: bool = True) -> dict[str, Any]:
+    os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+    from ui.kivy_setup import configure
+
+    configure(quiet=True)  # 30 fps, as on the device
+    from kivy.base import EventLoop
+    from kivy.core.window import Window
+
+    if not draw:  # everything but the GL drawing: tells the renderer's memory apart
+        Window.bind(on_draw=lambda *a: True)
+
+    from companion.choices import Choice
+    from companion.engine import Phase
+    from companion.rules import RULE_SETS
+    from companion.simulate import next_card, wants_to_leave
+    from incan_companion.compose import build
+    from incan_companion.config import Config
+    from ui.app import CompanionApp, post
+    from vision.scanner import Scanner
+    from vision.sources import FrameSource, VirtualTable
+
+    virtual = VirtualTable(seed=5, fps=None)
+    empties = [virtual.next_image() for _ in range(8)]
+
+    class EmptyTable(FrameSource):
+        name = "empty"
+
+        def __init__(self) -> None:
+            super().__init__(fps=30.0)
+            self.i = 0
+
+        def _read(self) -> Any:
+            self.i += 1
+            return empties[self.i % len(empties)]
+
+    data = Path(tempfile.mkdtemp(prefix="memory-")) / "games.sqlite"
+    device = build(Config(data_file=data, countdown=0.0), post=post, seat_input="keyboard",
+                   camera="none", data_file=data)
+    source = EmptyTable()
+    scanner = Scanner(source, device.inbox.card, device.inbox.notice, None)
+    scanner.start()
+    rng = random.Random(1)
+    app = CompanionApp(device.games, device.controls())
+    app._run_prepare()
+
+    def new_game(n: int) -> None:
+        app.choose_language(LANGUAGES[n % len(LANGUAGES)])
+        seats = 3 + n % 6
+        app.start_game(list(NAMES[:seats]), rng.choice(sorted(RULE_SETS)), bool(n % 2))
+
+    games = 0
+    new_game(games)
+    period = 1.0 / fps
+    step_at = time.monotonic()
+    start = time.monotonic()
+    samples: list[tuple[float, int, float, int]] = []  # (s of play, games, MB, blocks)
+    next_sample = start
+    steps = 0
+    while time.monotonic() - start < minutes * 60:
+        EventLoop.idle()
+        now = time.monotonic()
+        if now >= next_sample:
+            samples.append((now - start, games, rss_mb(), sys.getallocatedblocks()))
+            next_sample += sample_s
+        if now < step_at:
+            continue
+        step_at = now + period
+        steps += 1
+        table = app.table
+        if table is None:
+            continue
+        state = table.state
+        if app.picker is not None:
+            app.picker.dismiss()
+        elif app.menu is not None:
+            app.menu.dismiss()
+        elif app.round_log_view is not None:
+            app.round_log_view.dismiss()
+        elif state.phase is Phase.GAME_OVER:
+            games += 1
+            new_game(games)
+        elif app.on_screen("round_end"):
+            app.show_screen("table")
+        elif table.collector.due:
+            for seat in sorted(table.collector.due):
+                leave = wants_to_leave(state, seat, rng)
+                device.inbox.press(seat, Choice.CAMP if leave else Choice.TORCH)
+        elif steps % 97 == 0 and state.path:
+            app.tap_path_card(rng.randrange(len(state.path)))
+        elif steps % 89 == 0:
+            app.open_menu()
+        elif steps % 83 == 0:
+            app.open_round_log()
+        elif steps % 31 == 0 and table.can_undo:
+            app.undo()
+        else:
+            app.end_bust_hold()
+            device.inbox.card(next_card(state, rng))
+    samples.append((time.monotonic() - start, games, rss_mb(), sys.getallocatedblocks()))
+    scanner.stop()
+    app.stop()
+    device.close()
+    return {"samples": samples, "games": games, "steps": steps}
+
+
+def slope(points: list[tuple[float, float]]) -> float:
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    var = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / var if var else 0.0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--minutes", type=float, default=30.0, help="minutes of play (wall)")
+    parser.add_argument("--speed", type=float, default=20.0, help="game steps a second")
+    parser.add_argument("--sample", type=float, default=10.0, help="seconds between samples")
+    parser.add_argument("--no-draw", action="store_true",
+                        help="skip the window's GL drawing (all else runs): the renderer's share")
+    parser.add_argument("--child", choices=("empty", "play"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child == "empty":
+        print(f"{empty_app(5.0):.1f}")
+        return 0
+    if args.child == "play":
+        import json
+
+        print(json.dumps(play(args.minutes, args.sample, args.speed, draw=not args.no_draw)))
+        return 0
+
+    import json
+
+    def child(*extra: str) -> str:
+        done = subprocess.run([sys.executable, __file__, *extra], capture_output=True,
+                              text=True, check=False)
+        if done.returncode != 0:
+            raise SystemExit(done.stderr[-3000:])
+        return done.stdout.strip().splitlines()[-1]
+
+    empty = float(child("--child", "empty"))
+    result = json.loads(child("--child", "play", "--minutes", str(args.minutes),
+                              "--speed", str(args.speed), "--sample", str(args.sample),
+                              *(["--no-draw"] if args.no_draw else [])))
+    samples = result["samples"]
+    after_first = [s for s in samples if s[1] >= 1] or samples
+    first_mb = after_first[0][2]
+    last_mb = samples[-1][2]
+    mb_slope = slope([(s[0], s[2]) for s in after_first]) * 1800
+    block_slope = slope([(s[0], float(s[3])) for s in after_first]) * 1800
+    print(f"memory over {args.minutes:g} min of play at {args.speed:g} steps/s: "
+          f"{result['games']} games, {result['steps']} steps")
+    print(f"  empty Kivy app:             {empty:6.1f} MB")
+    print(f"  app after its first game:   {first_mb:6.1f} MB  (+{first_mb - empty:.1f} over empty)")
+    print(f"  app at the end:             {last_mb:6.1f} MB  (+{last_mb - empty:.1f} over empty)")
+    print(f"  peak:                       {max(s[2] for s in samples):6.1f} MB")
+    minute = [s for i, s in enumerate(samples)
+              if i == 0 or int(s[0] // 60) != int(samples[i - 1][0] // 60)]
+    print("  by minute of play: " + ", ".join(f"{s[0] / 60:.0f}: {s[2]:.0f}" for s in minute)
+          + " MB")
+    print(f"  growth after the first game: {mb_slope:+.1f} MB per 30 min of play; "
+          f"Python heap {block_slope:+.0f} blocks per 30 min "
+          f"(from {after_first[0][3]} to {samples[-1][3]})")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
