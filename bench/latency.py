@@ -44,7 +44,7 @@ sys.path.insert(0, str(ROOT))
 FPS = 30.0
 TREASURES = ("T1", "T2", "T3", "T4", "T5A", "T5B", "T7A", "T7B", "T9", "T11A", "T11B",
              "T13", "T14", "T15", "T17")  # fmt: skip
-EMPTY_FRAMES, REST_FRAMES = 10, 16
+EMPTY_FRAMES, REST_FRAMES = 45, 16  # 1.5 s of an empty spot: the scanner has gone still
 STAGES = ("confirmed", "on UI", "stored", "engine", "refreshed", "drawn")
 
 

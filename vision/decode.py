@@ -73,8 +73,11 @@ _ROI_HALF = 120  # half side of a crop around a candidate, in frame pixels
 #: (after two quick retries): about 2 s at 30 fps, which keeps a still empty
 #: table with art on it under a quarter of raw zxing-cpp's cost a frame.
 RETRY_EVERY = 64
-#: Unchanged frames after which a card kept from an earlier frame is read again.
-REFRESH_EVERY = 30
+#: Unchanged frames after which a card kept from an earlier frame is read again:
+#: about 10 s at 30 fps. A swap is caught by the symbol blocks, not by this; a
+#: read a second (every 30) was most of a resting card's idle cost (bench/idle.py:
+#: 2.6 % of a core against 1.8 % with it every 10 s, an empty Kivy app 1.0 %).
+REFRESH_EVERY = 300
 #: Mean grey-level difference of a read symbol's thumbnail blocks above which
 #: it changed: sensor noise stays near 1, another card's modules give tens.
 SYMBOL_CHANGED = 4.0
@@ -171,7 +174,7 @@ def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
     # raw zxing-cpp's time, which is what pays for the fallback steps.
     # The format set is made for each call: one kept at module level outlives
     # the binding at exit, and nanobind then prints a leak report on stderr.
-    formats = zxingcpp.BarcodeFormat.QRCode | _MICRO
+    formats = (zxingcpp.BarcodeFormat.QRCode, _MICRO)
     for b in zxingcpp.read_barcodes(img, formats=formats, try_rotate=False, try_downscale=False,
                                     try_invert=False):
         if not b.valid or (b.format == _MICRO and b.ec_level != "Q"):
