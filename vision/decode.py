@@ -174,7 +174,7 @@ def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
     # raw zxing-cpp's time, which is what pays for the fallback steps.
     # The format set is made for each call: one kept at module level outlives
     # the binding at exit, and nanobind then prints a leak report on stderr.
-    formats = (zxingcpp.BarcodeFormat.QRCode, _MICRO)
+    formats = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, _MICRO))
     for b in zxingcpp.read_barcodes(img, formats=formats, try_rotate=False, try_downscale=False,
                                     try_invert=False):
         if not b.valid or (b.format == _MICRO and b.ec_level != "Q"):
