@@ -685,18 +685,25 @@ class Store:
                     if not finished:
                         return game
                     continue
-                try:
-                    log = self.events(game)
-                    summary = summarize(Session.replay(log))
-                except (LogError, NoSuchGame) as e:
-                    _log.warning("game %d of %s does not replay: %s", game, self.path, e)
+                replayed = self._replayed_summary(game)
+                if replayed is None:
                     continue
-                made.append((game, len(log), summary))
-                if not summary.finished:
+                made.append(replayed)
+                if not replayed[2].finished:
                     return game
             return None
         finally:
             self._keep_summaries(made)  # one transaction for all: one sync
+
+    def _replayed_summary(self, game: int) -> tuple[int, int, GameSummary] | None:
+        """(game, events, summary) from replaying the game's log; None (logged)
+        for a game whose log does not replay."""
+        try:
+            log = self.events(game)
+            return game, len(log), summarize(Session.replay(log))
+        except (LogError, NoSuchGame) as e:
+            _log.warning("game %d of %s does not replay: %s", game, self.path, e)
+            return None
 
     @_sqlite_errors
     def _summary_keys(self) -> list[tuple[int, int, int | None, bool]]:
@@ -775,13 +782,11 @@ class Store:
                 with contextlib.suppress(ValueError, KeyError, TypeError):
                     summary = GameSummary.from_json(str(text))
             if summary is None:
-                try:
-                    log = self.events(game)
-                    summary = summarize(Session.replay(log))
-                except (LogError, NoSuchGame) as e:
-                    _log.warning("game %d of %s does not replay: %s", game, self.path, e)
+                replayed = self._replayed_summary(game)
+                if replayed is None:
                     continue
-                made.append((game, len(log), summary))
+                made.append(replayed)
+                summary = replayed[2]
             links = linked.get(game, {})
             players = tuple(links.get(i, seat.name) for i, seat in enumerate(summary.seats))
             out.append(Played(int(game), str(created), summary, players))

@@ -21,9 +21,9 @@ from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.history_presenters import PLAYERS_PAGE, Chip, page_text, pages
-from ui.i18n import _, language, text_width
+from ui.i18n import _, language
 from ui.keyboard import NameKeyboard
-from ui.presenters import MAX_NAME_COLUMNS
+from ui.presenters import clipped_name
 from ui.round_end_screen import text_size
 
 __all__ = ["PlayerChip", "PlayersStrip", "PlayersWindow", "RenamePlayer"]
@@ -194,9 +194,7 @@ class RenamePlayer(ModalView):
 
     @staticmethod
     def _name_length(box: Any, text: str) -> None:
-        kept = text
-        while text_width(kept) > MAX_NAME_COLUMNS:
-            kept = kept[:-1]
+        kept = clipped_name(text)
         if kept != text:
             box.text = kept
 

@@ -84,6 +84,19 @@ HIDDEN = "•••"  # what a hidden tent shows instead of its total
 #: two): it fits one seat row at the table's reading size, in every language.
 MAX_NAME_COLUMNS = 12
 
+
+def clipped_name(text: str) -> str:
+    """``text`` cut to fit a seat row at the table's reading size: at most
+    :data:`MAX_NAME_COLUMNS` columns, a Japanese character taking two.
+
+    >>> clipped_name("Bartholomäus-Maximilian"), clipped_name("渡辺みなみ子さくら")
+    ('Bartholomäus', '渡辺みなみ子')
+    """
+    kept = text
+    while text_width(kept) > MAX_NAME_COLUMNS:
+        kept = kept[:-1]
+    return kept
+
 Colour = tuple[float, float, float, float]
 
 # High contrast on a dark table background; text colour is chosen per face.

@@ -18,14 +18,14 @@ from kivy.uix.screenmanager import Screen
 
 from companion.engine import MAX_SEATS, MIN_SEATS
 from ui import kv
-from ui.i18n import LANGUAGES, _, language, text_width
+from ui.i18n import LANGUAGES, _, language
 from ui.keyboard import NameKeyboard
 from ui.players import PlayersStrip  # noqa: F401  (the strip of setup.kv)
 from ui.presenters import (
     DECK_CHOICES,
-    MAX_NAME_COLUMNS,
     RULE_CHOICES,
     bots_label,
+    clipped_name,
     deck_label,
     rules_label,
     setup_problem,
@@ -111,11 +111,7 @@ class SetupScreen(Screen):
 
     @staticmethod
     def _name_length(box: Any, text: str) -> None:
-        # A name fits its seat row at the table's reading size: at most
-        # MAX_NAME_COLUMNS columns, a Japanese character taking two.
-        kept = text
-        while text_width(kept) > MAX_NAME_COLUMNS:
-            kept = kept[:-1]
+        kept = clipped_name(text)
         if kept != text:
             box.text = kept
 
