@@ -70,7 +70,8 @@ def empty_app(seconds: float) -> float:
     return rss_mb()
 
 
-def play(minutes: float, sample_s: float, fps: float, draw: bool = True) -> dict[str, Any]:
+def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
+         camera: bool = True) -> dict[str, Any]:
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     from ui.kivy_setup import configure
 
@@ -91,8 +92,11 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True) -> dict
     from vision.scanner import Scanner
     from vision.sources import FrameSource, VirtualTable
 
-    virtual = VirtualTable(seed=5, fps=None)
-    empties = [virtual.next_image() for _ in range(8)]
+    empties: list[Any] = []
+    if camera:
+        virtual = VirtualTable(seed=5, fps=None)
+        empties = [virtual.next_image() for _ in range(8)]
+        del virtual
 
     class EmptyTable(FrameSource):
         name = "empty"
@@ -110,7 +114,8 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True) -> dict
                    camera="none", data_file=data)
     source = EmptyTable()
     scanner = Scanner(source, device.inbox.card, device.inbox.notice, None)
-    scanner.start()
+    if camera:
+        scanner.start()
     rng = random.Random(1)
     app = CompanionApp(device.games, device.controls())
     app._run_prepare()
@@ -188,6 +193,8 @@ def main() -> int:
     parser.add_argument("--minutes", type=float, default=30.0, help="minutes of play (wall)")
     parser.add_argument("--speed", type=float, default=20.0, help="game steps a second")
     parser.add_argument("--sample", type=float, default=10.0, help="seconds between samples")
+    parser.add_argument("--no-camera", action="store_true",
+                        help="no scanner and no frames: the app as with --camera none")
     parser.add_argument("--no-draw", action="store_true",
                         help="skip the window's GL drawing (all else runs): the renderer's share")
     parser.add_argument("--child", choices=("empty", "play"), help=argparse.SUPPRESS)
@@ -198,7 +205,8 @@ def main() -> int:
     if args.child == "play":
         import json
 
-        print(json.dumps(play(args.minutes, args.sample, args.speed, draw=not args.no_draw)))
+        print(json.dumps(play(args.minutes, args.sample, args.speed, draw=not args.no_draw,
+                              camera=not args.no_camera)))
         return 0
 
     import json
@@ -213,7 +221,8 @@ def main() -> int:
     empty = float(child("--child", "empty"))
     result = json.loads(child("--child", "play", "--minutes", str(args.minutes),
                               "--speed", str(args.speed), "--sample", str(args.sample),
-                              *(["--no-draw"] if args.no_draw else [])))
+                              *(["--no-draw"] if args.no_draw else []),
+                              *(["--no-camera"] if args.no_camera else [])))
     samples = result["samples"]
     after_first = [s for s in samples if s[1] >= 1] or samples
     first_mb = after_first[0][2]
