@@ -170,7 +170,7 @@ class PlayerStats:
 
     def to_json(self) -> dict[str, Any]:
         return {
-            "player": self.player,
+            "name": self.player,
             "games": self.games,
             "wins": self.wins,
             "win_rate": round(self.win_rate, 4),

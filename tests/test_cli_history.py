@@ -6,12 +6,14 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_history_store import stored
 from test_stats import GAME_1, GAME_2
 
-from companion.events import Start
+from companion.events import Start, from_json
+from companion.session import Session
 from incan_companion import cli
 from incan_companion.store import Store
 
@@ -41,7 +43,7 @@ def test_stats_json_has_every_figure(data: Path, capsys: pytest.CaptureFixture[s
     assert (said["games"], said["unfinished"]) == (2, 1)
     ana = said["players"][0]
     assert ana == {
-        "player": "Ana", "games": 2, "wins": 1, "win_rate": 0.5, "mean_score": 21.0,
+        "name": "Ana", "games": 2, "wins": 1, "win_rate": 0.5, "mean_score": 21.0,
         "best_score": 22, "busts": 1, "rounds": 10, "bust_rate": 0.1, "banked": 42,
         "banked_per_round": 4.2, "artifacts": 0,
         "head_to_head": [
@@ -49,7 +51,7 @@ def test_stats_json_has_every_figure(data: Path, capsys: pytest.CaptureFixture[s
             {"other": "Cy", "games": 2, "ahead": 2, "behind": 0, "level": 0},
         ],
     }  # fmt: skip
-    assert [p["player"] for p in said["players"]] == ["Ana", "Bo", "Cy"]
+    assert [p["name"] for p in said["players"]] == ["Ana", "Bo", "Cy"]
     assert [(g["players"], g["games"]) for g in said["groups"]] == [(["Ana", "Bo", "Cy"], 2)]
 
 
@@ -57,7 +59,7 @@ def test_stats_csv_opens_as_a_table(data: Path, capsys: pytest.CaptureFixture[st
     code, out, _ = run(capsys, "stats", str(data), "--csv")
     assert code == 0
     rows = list(csv.reader(io.StringIO(out, newline="")))
-    assert rows[0][:4] == ["player", "games", "wins", "win_rate"]
+    assert rows[0][:4] == ["name", "games", "wins", "win_rate"]
     assert rows[1:] == [
         ["Ana", "2", "1", "0.5", "21.0", "22", "1", "10", "0.1", "42", "4.2", "0"],
         ["Bo", "2", "1", "0.5", "20.5", "25", "2", "10", "0.2", "36", "3.6", "1"],
@@ -106,17 +108,23 @@ def test_stats_of_what_is_no_data_file(tmp_path: Path, capsys: pytest.CaptureFix
         assert said in err and err.count("\n") == 1 and "Traceback" not in err
 
 
-def test_export_all_writes_every_game_as_a_line(
+def test_export_all_writes_every_game_as_its_log_one_after_the_other(
     data: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run(capsys, "export", str(data), "--all")
     assert code == 0
-    games = [json.loads(line) for line in out.splitlines()]
-    assert [(g["game"], g["players"]) for g in games] == [
-        (1, ["Ana", "Bo", "Cy"]), (2, ["Ana", "Bo", "Cy"]), (3, ["Ana", "Bo", "Dee"]),
-    ]  # fmt: skip
-    # The log keeps the name as played; the players are the links, beside it.
-    assert games[1]["log"][0] == {"event": "start", "seats": ["Anna", "Bo", "Cy"],
-                                  "rules": "incan-gold"}  # fmt: skip
-    assert len(games[0]["log"]) == 1 + len(GAME_1)
-    assert games[2]["log"][1:] == [{"event": "draw", "card": "T9"}]
+    games: list[list[dict[str, Any]]] = []
+    for line in out.splitlines():
+        event = json.loads(line)
+        if event["event"] == "start":  # each game begins with its start line
+            games.append([])
+        games[-1].append(event)
+    assert len(games) == 3
+    # The log keeps the name as played.
+    assert games[1][0] == {"event": "start", "seats": ["Anna", "Bo", "Cy"],
+                           "rules": "incan-gold"}  # fmt: skip
+    assert len(games[0]) == 1 + len(GAME_1)
+    assert games[2][1:] == [{"event": "draw", "card": "T9"}]
+    # Each game, cut out of the whole, is a log that replays.
+    for game in games:
+        Session.replay(from_json(e) for e in game)

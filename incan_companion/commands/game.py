@@ -45,7 +45,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     which = p.add_mutually_exclusive_group()
     which.add_argument("--game", type=game_number, help="which game (default: the most recent)")
     which.add_argument("--all", action="store_true",
-                       help="every game, one JSON object a line, oldest first")  # fmt: skip
+                       help="every game, oldest first, each from its start line")  # fmt: skip
     p.set_defaults(func=cmd_export)
 
 
@@ -249,28 +249,23 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def _export_all(path: Path) -> int:
-    """Every game as one line: its number, when it began, its players now, and its
-    log as ``export`` prints it (each event the object of its log line)."""
+    """Every game as its game log, oldest first, one after the other: each
+    begins with its ``start`` line, which is where a reader splits them."""
     import sys
 
     from incan_companion.store import StorageFailed, Store, StoreError
 
     try:
         with Store(path, readonly=True) as store:
-            games = {g.game: g for g in store.history()}
             for info in store.games():
-                played = games.get(info.id)
-                if played is None:  # its log does not replay: said, and the others go on
-                    print(f"incan-companion: game {info.id} skipped: its log does not replay",
+                try:
+                    events = Session.replay(store.events(info.id)).effective
+                except LogError as e:  # said, and the other games go on
+                    print(f"incan-companion: game {info.id} skipped: {printable(str(e))}",
                           file=sys.stderr)  # fmt: skip
                     continue
-                events = Session.replay(store.events(info.id)).effective
-                print(json.dumps({
-                    "game": info.id,
-                    "created": info.created,
-                    "players": list(played.players),
-                    "log": [json.loads(to_line(e)) for e in events],
-                }, ensure_ascii=False))  # fmt: skip
+                for event in events:
+                    print(to_line(event))
     except StorageFailed:
         raise
     except StoreError as e:

@@ -20,7 +20,7 @@ from incan_companion.errors import EXIT_OK, BadInput
 
 #: The columns of ``stats --csv``, one row per player.
 CSV_COLUMNS = (
-    "player", "games", "wins", "win_rate", "mean_score", "best_score", "busts", "rounds",
+    "name", "games", "wins", "win_rate", "mean_score", "best_score", "busts", "rounds",
     "bust_rate", "banked", "banked_per_round", "artifacts",
 )  # fmt: skip
 
