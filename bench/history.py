@@ -37,6 +37,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 # First, before bench/ itself: bench/ui.py is not the ui package.
 sys.path.insert(0, str(ROOT))
+sys.path.append(str(Path(__file__).resolve().parent))  # after the packages, for its neighbours
+
+from datafile_faults import environment  # noqa: E402  (a child's environment, as there)
 
 CLI = [sys.executable, "-m", "incan_companion"]
 GROUP = ("Agnieszka", "Bartłomiej", "Carmen", "Dee", "Eli", "Fumiko", "Gus", "Hal",
@@ -81,18 +84,6 @@ def data_file(folder: Path, games: int) -> Path:
         shutil.copyfile(built, path.with_suffix(".part"))
     path.with_suffix(".part").rename(path)
     return path
-
-
-def environment(home: Path) -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(
-        KIVY_NO_ARGS="1", KIVY_NO_CONSOLELOG="1", KIVY_NO_FILELOG="1",
-        KIVY_HOME=str(home / "kivy"), INCAN_CONFIG=str(home / "no-config.toml"),
-        PYTHONPATH=str(ROOT),
-    )  # fmt: skip
-    for key in ("INCAN_DEBUG", "INCAN_DATA", "SDL_VIDEODRIVER"):
-        env.pop(key, None)
-    return env
 
 
 def start_up(data: Path, env: dict[str, str]) -> float:
