@@ -233,16 +233,25 @@ def is_sqlite(path: Path) -> bool:
     when there is no such file, or it is a folder, a pipe or a device). A file
     that cannot be read raises :class:`NoAccess`: it is never taken for
     "not SQLite". Reads 16 bytes at most."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
+    st = _stat(path)
+    if st is None or not stat.S_ISREG(st.st_mode) or st.st_size < len(SQLITE_MAGIC):
         return False
+    return _starts_like_sqlite(path)
+
+
+def _stat(path: Path) -> os.stat_result | None:
+    """The file's status, None when there is no file; NoAccess when it cannot be looked at."""
+    try:
+        return os.stat(path)
+    except FileNotFoundError:
+        return None
     except OSError as e:
         raise _os_problem(path, e, "cannot read it") from None
     except ValueError:  # a NUL in the name
         raise NoAccess(f"{path!r} is not a usable file name") from None
-    if not stat.S_ISREG(st.st_mode) or st.st_size < len(SQLITE_MAGIC):
-        return False
+
+
+def _starts_like_sqlite(path: Path) -> bool:
     try:
         with path.open("rb") as f:
             return f.read(len(SQLITE_MAGIC)) == SQLITE_MAGIC
@@ -256,21 +265,16 @@ def _sniff(path: Path) -> bool:
     Raises NotOurFile for a file that is not SQLite, NoAccess for one that
     cannot be read or is no regular file.
     """
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
+    st = _stat(path)
+    if st is None:
         return True
-    except OSError as e:
-        raise _os_problem(path, e, "cannot read it") from None
-    except ValueError:
-        raise NoAccess(f"{path!r} is not a usable file name") from None
     if stat.S_ISDIR(st.st_mode):
         raise NoAccess(f"{path} is a folder, not a data file")
     if not stat.S_ISREG(st.st_mode):
         raise NoAccess(f"{path} is not a regular file (a data file cannot be a pipe or device)")
     if st.st_size == 0:
         return True
-    if not is_sqlite(path):
+    if st.st_size < len(SQLITE_MAGIC) or not _starts_like_sqlite(path):
         raise NotOurFile(f"{path} is not an incan-companion data file (not SQLite)")
     return False
 
