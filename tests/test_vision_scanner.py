@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -14,7 +15,7 @@ from companion import notices
 from companion.notices import CameraStatus
 from ui.words import notice_text
 from vision import render, sources
-from vision.decode import Decoder
+from vision.decode import Decoder, FrameReads
 from vision.render import Scene
 from vision.scanner import Scanner
 from vision.sources import NO_CAMERA, OK, FileSource, FrameSource, VirtualTable, open_source
@@ -353,3 +354,50 @@ def test_scanner_events_carry_what_the_tracker_said() -> None:
         events += sc.process(table.next_image())
     assert [e.card for e in events if isinstance(e, CardPlaced)] == ["T7B"]
     assert not any(isinstance(e, NotACard) for e in events)
+
+
+
+class Published(FrameSource):
+    """Frames handed in by the test, each with the next sequence number."""
+
+    def put(self, image: npt.NDArray[np.uint8], times: int = 1) -> None:
+        for _ in range(times):
+            self._publish(image)
+
+
+class CountingDecoder(Decoder):
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames = 0
+
+    def decode(self, frame: npt.NDArray[Any]) -> FrameReads:
+        self.frames += 1
+        return super().decode(frame)
+
+
+def test_a_still_scene_is_looked_at_every_third_frame_until_a_card_comes() -> None:
+    from vision.scanner import STILL_FRAMES, STILL_STRIDE
+
+    source = Published()
+    decoder = CountingDecoder()
+    placed: list[str] = []
+    scanner = Scanner(source, placed.append, decoder=decoder)
+    empty = render.render(Scene(card=None))
+    card = render.render(Scene(card="T11A"))
+
+    def taken(image: npt.NDArray[np.uint8], times: int = 1) -> int:
+        """Frames the scanner looked at after ``times`` new frames and one step."""
+        before = decoder.frames
+        source.put(image, times)
+        scanner.step(timeout=0.01)
+        return decoder.frames - before
+
+    # Every frame is looked at until the spot has been still for STILL_FRAMES.
+    assert [taken(empty) for _ in range(STILL_FRAMES + 1)] == [1] * (STILL_FRAMES + 1)
+    # Then only every STILL_STRIDE-th frame: fewer new frames are not waited for.
+    assert taken(empty, STILL_STRIDE - 1) == 0
+    assert taken(empty) == 1
+    # A card comes: the first frame taken is a changed one, then every frame again.
+    assert taken(card, STILL_STRIDE) == 1
+    assert [taken(card) for _ in range(3)] == [1, 1, 1]
+    assert placed == ["T11A"]
