@@ -17,7 +17,8 @@ Each card's stages, from the capture of its first frame at rest:
   stored     the store's append (with fsync) has returned;
   engine     the table has taken the card (rules, listeners);
   refreshed  the app's refresh has shown the new path card;
-  drawn      the window has flipped the frame that shows it: the payout on screen.
+  drawn      the window has swapped in the finished frame that shows it: the payout
+             on screen.
 
 Kivy reads KIVY_CLOCK when it is imported, so each clock runs in its own
 process; ``--runs`` processes per clock are pooled. The baseline in the same
@@ -154,7 +155,16 @@ def child(cards: int, seed: int) -> dict[str, Any]:
                 table.press(seat, Choice.TORCH)
 
     app.on_refresh.append(refreshed)
-    EventLoop.window.bind(on_flip=flipped)
+    # Marked once the frame is swapped, after every on_flip handler (the app
+    # finishes each frame there): the pixels are done, not just asked for.
+    window = EventLoop.window
+    swap = window.flip
+
+    def flip_then_mark() -> None:
+        swap()
+        flipped()
+
+    window.flip = flip_then_mark
     for _ in range(10):
         EventLoop.idle()
     scanner.start()

@@ -29,6 +29,7 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")  # Kivy must never parse our options
 from kivy.app import App
 from kivy.clock import Clock
 from kivy.core.window import Window
+from kivy.graphics.opengl import glFinish
 from kivy.uix.modalview import ModalView
 from kivy.uix.screenmanager import NoTransition, ScreenManager
 
@@ -67,6 +68,16 @@ LATER_SCREENS = {
     "past_game": ("ui.history_screen", "PastGameScreen"),
     "stats": ("ui.stats_screen", "StatsScreen"),
 }
+
+
+def _finish_frame(*_: Any) -> None:
+    # A window on a screen hands each frame to the renderer when it swaps; a
+    # window with no screen (offscreen, as under tests and on a desktop with
+    # no display) swaps nothing, and Mesa's software renderer then queues every
+    # frame's commands until its scene is full: tens of megabytes held at
+    # once. Finishing the frame before the swap keeps one frame in hand on
+    # any display; on the Pi's GPU the swap waits for the frame anyway.
+    glFinish()
 
 
 def post(fn: Callable[[], None]) -> None:
@@ -163,6 +174,7 @@ class CompanionApp(App):
         if self.autoplay is not None:
             Clock.schedule_interval(self._autoplay, 0)
         Window.bind(on_key_down=self._key_down)
+        Window.bind(on_flip=_finish_frame)
         return sm
 
     def _make_screens(self) -> None:
@@ -867,6 +879,7 @@ class CompanionApp(App):
     def on_stop(self) -> None:
         # The window and the clock outlive the app (tests build several apps).
         Window.unbind(on_key_down=self._key_down)
+        Window.unbind(on_flip=_finish_frame)
         Clock.unschedule(self.tick)
         Clock.unschedule(self._autoplay)
         self.controls.close()
