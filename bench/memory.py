@@ -14,13 +14,26 @@ in it too.
 ``--minutes`` of play at ``--speed`` game steps a second (a card, a round of
 choices, a tap), about twenty times a real table's pace: a real game of
 about 30 minutes passes in 1.5 minutes. ``--no-draw`` runs all of it but the
-window's GL drawing, to tell the renderer's memory from the rest. RSS is sampled from
-/proc/self/status; the growth is the slope of a straight line through the
-samples after the first game (MB per 30 minutes of play), and the Python
-heap (tracemalloc is too slow; ``sys.getallocatedblocks``) is reported beside
-it, so native growth can be told from Python's.
+window's GL drawing, to tell the renderer's memory from the rest. RSS is
+sampled from /proc/self/status. Growth is counted once the app is warm, when
+every seat count and language has been played: the change from then to the
+end, and the slope of a straight line through those samples (MB per 30
+minutes of play). The Python heap (tracemalloc is too slow;
+``sys.getallocatedblocks``) is reported beside it, so native growth can be
+told from Python's.
 
-The baseline is an empty Kivy app on the same display, in its own process.
+The camera's frames are rendered by the virtual table in a process of their
+own and handed over as a file: on the device a camera gives the frames, and
+the renderer's caches (about 50 MB) are not the app's.
+
+The report also gives the resident memory at each stage of the way in: the
+window open, the app's modules, the camera's libraries, the first screen, and
+each of the first games (3 to 8 seats, every language), so a rise can be put
+down to what was built.
+
+The baseline is an empty Kivy app on the same display, in its own process,
+with the app's Kivy options; a stock empty Kivy app (Kivy's own options) is
+measured beside it.
 """
 
 from __future__ import annotations
@@ -40,6 +53,7 @@ sys.path.insert(0, str(ROOT))
 
 NAMES = ("Agnieszka", "Bartłomiej", "Carmen", "Dee", "Eli", "Fumiko", "さくら", "Hal")
 LANGUAGES = ("en", "pl", "es", "ja")
+WARM_GAMES = 6  # 3 to 8 seats, and every language, once
 
 
 def rss_mb() -> float:
@@ -49,11 +63,21 @@ def rss_mb() -> float:
     raise RuntimeError("no VmRSS")
 
 
-def empty_app(seconds: float) -> float:
+def empty_app(seconds: float, stock: bool = False) -> float:
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
-    from ui.kivy_setup import configure
+    if stock:  # Kivy's own options, but the window's size and no console log
+        os.environ["KIVY_NO_ARGS"] = "1"
+        os.environ["KIVY_NO_CONSOLELOG"] = "1"
+        from kivy.config import Config
 
-    configure(quiet=True)
+        from ui.kivy_setup import HEIGHT, WIDTH
+
+        Config.set("graphics", "width", str(WIDTH))
+        Config.set("graphics", "height", str(HEIGHT))
+    else:
+        from ui.kivy_setup import configure
+
+        configure(quiet=True)
     from kivy.app import App
     from kivy.base import EventLoop
     from kivy.uix.widget import Widget
@@ -70,8 +94,19 @@ def empty_app(seconds: float) -> float:
     return rss_mb()
 
 
+def render_frames(path: Path, n: int = 4) -> None:
+    """An empty table as the camera sees it, ``n`` frames, saved for ``play``:
+    as many as a camera driver keeps (OpenCV's V4L2 capture asks for 4)."""
+    import numpy as np
+
+    from vision.sources import VirtualTable
+
+    virtual = VirtualTable(seed=5, fps=None)
+    np.save(path, np.stack([virtual.next_image() for _ in range(n)]))
+
+
 def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
-         camera: bool = True) -> dict[str, Any]:
+         frames: Path | None = None) -> dict[str, Any]:
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     from ui.kivy_setup import configure
 
@@ -82,21 +117,36 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
     if not draw:  # everything but the GL drawing: tells the renderer's memory apart
         Window.bind(on_draw=lambda *a: True)
 
+    stages: list[tuple[str, float]] = []
+
+    def stage(label: str) -> None:
+        for _ in range(3):  # let the window draw what was just built
+            EventLoop.idle()
+        stages.append((label, rss_mb()))
+
+    stage("window open")
+
     from companion.choices import Choice
     from companion.engine import Phase
     from companion.rules import RULE_SETS
     from companion.simulate import next_card, wants_to_leave
     from incan_companion.compose import build
     from incan_companion.config import Config
+    from ui import i18n
     from ui.app import CompanionApp, post
-    from vision.scanner import Scanner
-    from vision.sources import FrameSource, VirtualTable
 
+    stage("app's modules imported")
     empties: list[Any] = []
-    if camera:
-        virtual = VirtualTable(seed=5, fps=None)
-        empties = [virtual.next_image() for _ in range(8)]
-        del virtual
+    if frames is not None:
+        import numpy as np
+
+        from vision.scanner import Scanner
+        from vision.sources import FrameSource
+
+        stage("camera's libraries imported")
+        empties = list(np.load(frames))
+    else:
+        from vision.sources import FrameSource
 
     class EmptyTable(FrameSource):
         name = "empty"
@@ -112,13 +162,14 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
     data = Path(tempfile.mkdtemp(prefix="memory-")) / "games.sqlite"
     device = build(Config(data_file=data, countdown=0.0), post=post, seat_input="keyboard",
                    camera="none", data_file=data)
-    source = EmptyTable()
-    scanner = Scanner(source, device.inbox.card, device.inbox.notice, None)
-    if camera:
+    scanner = None
+    if frames is not None:
+        scanner = Scanner(EmptyTable(), device.inbox.card, device.inbox.notice, None)
         scanner.start()
     rng = random.Random(1)
     app = CompanionApp(device.games, device.controls())
     app._run_prepare()
+    stage("first screen" + (", camera read" if scanner else ""))
 
     def new_game(n: int) -> None:
         app.choose_language(LANGUAGES[n % len(LANGUAGES)])
@@ -155,6 +206,8 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
             app.round_log_view.dismiss()
         elif state.phase is Phase.GAME_OVER:
             games += 1
+            if games <= 6:
+                stage(f"game {games} over ({len(state.seats)} seats, {i18n.language()})")
             new_game(games)
         elif app.on_screen("round_end"):
             app.show_screen("table")
@@ -174,10 +227,11 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
             app.end_bust_hold()
             device.inbox.card(next_card(state, rng))
     samples.append((time.monotonic() - start, games, rss_mb(), sys.getallocatedblocks()))
-    scanner.stop()
+    if scanner is not None:
+        scanner.stop()
     app.stop()
     device.close()
-    return {"samples": samples, "games": games, "steps": steps}
+    return {"samples": samples, "games": games, "steps": steps, "stages": stages}
 
 
 def slope(points: list[tuple[float, float]]) -> float:
@@ -197,16 +251,21 @@ def main() -> int:
                         help="no scanner and no frames: the app as with --camera none")
     parser.add_argument("--no-draw", action="store_true",
                         help="skip the window's GL drawing (all else runs): the renderer's share")
-    parser.add_argument("--child", choices=("empty", "play"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("empty", "stock", "frames", "play"),
+                        help=argparse.SUPPRESS)
+    parser.add_argument("--frames", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
-    if args.child == "empty":
-        print(f"{empty_app(5.0):.1f}")
+    if args.child in ("empty", "stock"):
+        print(f"{empty_app(5.0, stock=args.child == 'stock'):.1f}")
+        return 0
+    if args.child == "frames":
+        render_frames(args.frames)
         return 0
     if args.child == "play":
         import json
 
         print(json.dumps(play(args.minutes, args.sample, args.speed, draw=not args.no_draw,
-                              camera=not args.no_camera)))
+                              frames=args.frames)))
         return 0
 
     import json
@@ -216,32 +275,44 @@ def main() -> int:
                               text=True, check=False)
         if done.returncode != 0:
             raise SystemExit(done.stderr[-3000:])
-        return done.stdout.strip().splitlines()[-1]
+        return done.stdout.strip().splitlines()[-1] if done.stdout.strip() else ""
 
     empty = float(child("--child", "empty"))
+    stock = float(child("--child", "stock"))
+    frames: list[str] = []
+    if not args.no_camera:
+        path = Path(tempfile.mkdtemp(prefix="memory-frames-")) / "empty-table.npy"
+        child("--child", "frames", "--frames", str(path))
+        frames = ["--frames", str(path)]
     result = json.loads(child("--child", "play", "--minutes", str(args.minutes),
                               "--speed", str(args.speed), "--sample", str(args.sample),
-                              *(["--no-draw"] if args.no_draw else []),
-                              *(["--no-camera"] if args.no_camera else [])))
+                              *(["--no-draw"] if args.no_draw else []), *frames))
     samples = result["samples"]
-    after_first = [s for s in samples if s[1] >= 1] or samples
-    first_mb = after_first[0][2]
+    # Warm once every seat count and language has been played (games 1 to 6):
+    # what is built for the first time is not growth.
+    warm = [s for s in samples if s[1] >= WARM_GAMES] or samples
+    first_mb = warm[0][2]
     last_mb = samples[-1][2]
-    mb_slope = slope([(s[0], s[2]) for s in after_first]) * 1800
-    block_slope = slope([(s[0], float(s[3])) for s in after_first]) * 1800
+    mb_slope = slope([(s[0], s[2]) for s in warm]) * 1800
+    block_slope = slope([(s[0], float(s[3])) for s in warm]) * 1800
     print(f"memory over {args.minutes:g} min of play at {args.speed:g} steps/s: "
           f"{result['games']} games, {result['steps']} steps")
-    print(f"  empty Kivy app:             {empty:6.1f} MB")
-    print(f"  app after its first game:   {first_mb:6.1f} MB  (+{first_mb - empty:.1f} over empty)")
+    print(f"  empty Kivy app:             {empty:6.1f} MB  (a stock one: {stock:.1f} MB)")
+    print(f"  app once warm ({WARM_GAMES} games):    {first_mb:6.1f} MB  "
+          f"(+{first_mb - empty:.1f} over empty)")
     print(f"  app at the end:             {last_mb:6.1f} MB  (+{last_mb - empty:.1f} over empty)")
     print(f"  peak:                       {max(s[2] for s in samples):6.1f} MB")
+    print("  on the way in:")
+    for label, mb in result["stages"]:
+        print(f"    {mb:6.1f} MB  (+{mb - empty:5.1f})  {label}")
     minute = [s for i, s in enumerate(samples)
               if i == 0 or int(s[0] // 60) != int(samples[i - 1][0] // 60)]
     print("  by minute of play: " + ", ".join(f"{s[0] / 60:.0f}: {s[2]:.0f}" for s in minute)
           + " MB")
-    print(f"  growth after the first game: {mb_slope:+.1f} MB per 30 min of play; "
-          f"Python heap {block_slope:+.0f} blocks per 30 min "
-          f"(from {after_first[0][3]} to {samples[-1][3]})")
+    print(f"  growth once warm: {last_mb - first_mb:+.1f} MB in "
+          f"{(samples[-1][0] - warm[0][0]) / 60:.1f} min (a line through the samples: "
+          f"{mb_slope:+.1f} MB per 30 min of play); Python heap {block_slope:+.0f} blocks "
+          f"per 30 min (from {warm[0][3]} to {samples[-1][3]})")
     return 0
 
 
