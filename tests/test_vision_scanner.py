@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,15 @@ from vision import render, sources
 from vision.decode import Decoder, FrameReads
 from vision.render import Scene
 from vision.scanner import Scanner
-from vision.sources import NO_CAMERA, OK, FileSource, FrameSource, VirtualTable, open_source
+from vision.sources import (
+    NO_CAMERA,
+    OK,
+    FileSource,
+    Frame,
+    FrameSource,
+    VirtualTable,
+    open_source,
+)
 from vision.tracker import CardPlaced, NotACard, TwoCards
 
 WAIT = 20.0  # generous upper bound for a thread to do its work; never a speed check
@@ -401,3 +410,27 @@ def test_a_still_scene_is_looked_at_every_third_frame_until_a_card_comes() -> No
     assert taken(card, STILL_STRIDE) == 1
     assert [taken(card) for _ in range(3)] == [1, 1, 1]
     assert placed == ["T11A"]
+
+
+def test_a_waiter_for_a_later_frame_gets_it_when_it_comes_from_another_thread() -> None:
+    source = Published()
+    image = render.render(Scene(card=None))
+    source.put(image)
+    got: list[Frame | None] = []
+    waiter = threading.Thread(target=lambda: got.append(source.wait(after_seq=3, timeout=60.0)))
+    waiter.start()
+    for _ in range(3):  # frames 2 and 3 are not the one it waits for; 4 is
+        time.sleep(0.02)
+        source.put(image)
+    waiter.join(5.0)  # a lost wake-up would keep it waiting for its 60 s
+    assert not waiter.is_alive()
+    assert got[0] is not None and got[0].seq == 4
+    # One that waits past what never comes is let go by stop(), not by the frames.
+    late: list[Frame | None] = []
+    waiter = threading.Thread(target=lambda: late.append(source.wait(after_seq=99, timeout=60.0)))
+    waiter.start()
+    source.put(image)
+    time.sleep(0.02)
+    source.stop()
+    waiter.join(5.0)  # a lost wake-up would keep it waiting for its 60 s
+    assert late == [None]
