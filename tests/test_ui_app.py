@@ -308,6 +308,37 @@ def test_round_end_screen(app: CompanionApp, clock: VirtualClock) -> None:
     assert app.sm.current == "table"
 
 
+def test_a_score_table_shown_again_shows_only_its_new_rows(app: CompanionApp) -> None:
+    from ui.round_end_screen import CellLabel, Column, HeaderLabel, Part, Row, ScoreTable
+
+    table: ScoreTable = app.round_end_screen.ids.table
+    before = (table.columns, table.rows)
+    columns = [Column("Seat", "name", "left"), Column("Score", "score")]
+    red, blue = (1.0, 0.0, 0.0, 1.0), (0.0, 0.0, 1.0, 1.0)
+
+    eight = [Row(((Part(f"Seat {n}", red),), (Part(str(n), bold=False),)), red)
+             for n in range(8)]
+    table.show(columns, eight)
+    frames(1)
+    shown = set(table.children)
+    assert len(shown) == 2 + 16
+    three = [Row(((Part(f"P{n}", blue, bold=False),), (Part(str(10 * n)),)), blue)
+             for n in range(3)]
+    table.show([Column("Who", "name", "left"), Column("Pts", "score")], three)
+    frames(1)
+    heads = sorted(lab.text for lab in table.children if isinstance(lab, HeaderLabel))
+    cells = sorted((lab.text, tuple(lab.color), bool(lab.bold))
+                   for lab in table.children if isinstance(lab, CellLabel))
+    assert heads == ["Pts", "Who"]
+    white = (1.0, 1.0, 1.0, 1.0)  # a part's colour when none is given; a score is bold
+    assert cells == sorted([(f"P{n}", blue, False) for n in range(3)]
+                           + [(str(10 * n), white, True) for n in range(3)])
+    # The labels of the first table were taken again, not made anew.
+    assert set(table.children) <= shown
+    table.show(*before)  # as the round left it
+    frames(1)
+
+
 def test_game_over_screen(app: CompanionApp, clock: VirtualClock) -> None:
     table = app.table
     assert table is not None
