@@ -136,34 +136,30 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
     from ui.app import CompanionApp, post
 
     stage("app's modules imported")
-    empties: list[Any] = []
-    if frames is not None:
+    data = Path(tempfile.mkdtemp(prefix="memory-")) / "games.sqlite"
+    device = build(Config(data_file=data, countdown=0.0), post=post, seat_input="keyboard",
+                   camera="none", data_file=data)
+    scanner = None
+    if frames is not None:  # with no camera, nothing of vision is imported, as in the app
         import numpy as np
 
         from vision.scanner import Scanner
         from vision.sources import FrameSource
 
         stage("camera's libraries imported")
-        empties = list(np.load(frames))
-    else:
-        from vision.sources import FrameSource
+        empties: list[Any] = list(np.load(frames))
 
-    class EmptyTable(FrameSource):
-        name = "empty"
+        class EmptyTable(FrameSource):
+            name = "empty"
 
-        def __init__(self) -> None:
-            super().__init__(fps=30.0)
-            self.i = 0
+            def __init__(self) -> None:
+                super().__init__(fps=30.0)
+                self.i = 0
 
-        def _read(self) -> Any:
-            self.i += 1
-            return empties[self.i % len(empties)]
+            def _read(self) -> Any:
+                self.i += 1
+                return empties[self.i % len(empties)]
 
-    data = Path(tempfile.mkdtemp(prefix="memory-")) / "games.sqlite"
-    device = build(Config(data_file=data, countdown=0.0), post=post, seat_input="keyboard",
-                   camera="none", data_file=data)
-    scanner = None
-    if frames is not None:
         scanner = Scanner(EmptyTable(), device.inbox.card, device.inbox.notice, None)
         scanner.start()
     rng = random.Random(1)
