@@ -202,7 +202,7 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
             app.round_log_view.dismiss()
         elif state.phase is Phase.GAME_OVER:
             games += 1
-            if games <= 6:
+            if games <= WARM_GAMES:
                 stage(f"game {games} over ({len(state.seats)} seats, {i18n.language()})")
             new_game(games)
         elif app.on_screen("round_end"):
@@ -275,14 +275,15 @@ def main() -> int:
 
     empty = float(child("--child", "empty"))
     stock = float(child("--child", "stock"))
-    frames: list[str] = []
-    if not args.no_camera:
-        path = Path(tempfile.mkdtemp(prefix="memory-frames-")) / "empty-table.npy"
-        child("--child", "frames", "--frames", str(path))
-        frames = ["--frames", str(path)]
-    result = json.loads(child("--child", "play", "--minutes", str(args.minutes),
-                              "--speed", str(args.speed), "--sample", str(args.sample),
-                              *(["--no-draw"] if args.no_draw else []), *frames))
+    with tempfile.TemporaryDirectory(prefix="memory-frames-") as folder:
+        frames: list[str] = []
+        if not args.no_camera:
+            path = Path(folder) / "empty-table.npy"
+            child("--child", "frames", "--frames", str(path))
+            frames = ["--frames", str(path)]
+        result = json.loads(child("--child", "play", "--minutes", str(args.minutes),
+                                  "--speed", str(args.speed), "--sample", str(args.sample),
+                                  *(["--no-draw"] if args.no_draw else []), *frames))
     samples = result["samples"]
     # Warm once every seat count and language has been played (games 1 to 6):
     # what is built for the first time is not growth.
