@@ -119,10 +119,6 @@ class ScoreTable(Widget):
         self.rows: tuple[Row, ...] = ()
         self._headers: list[HeaderLabel | None] = []
         self._cells: list[list[list[CellLabel]]] = []
-        # Labels of the last table, taken again by the next one: a table is
-        # shown after every round, and new labels each time would only churn.
-        self._spare_heads: list[HeaderLabel] = []
-        self._spare_cells: list[CellLabel] = []
         self.scale = 1.0
         self.tight = False
         self.bind(size=self._layout, pos=self._layout)
@@ -131,15 +127,12 @@ class ScoreTable(Widget):
         if (tuple(columns), tuple(rows)) == (self.columns, self.rows):
             return  # the app shows its views again on every change of the table
         self.clear_widgets()
-        self._spare_heads.extend(head for head in self._headers if head is not None)
-        self._spare_cells.extend(lab for labels in self._cells for parts in labels
-                                 for lab in parts)
         self.columns, self.rows = tuple(columns), tuple(rows)
         self._headers = []
         for col in self.columns:
             head = None
             if col.header:
-                head = self._header(col.header)
+                head = HeaderLabel(text=col.header, color=GREY, size_hint=(None, None))
                 self.add_widget(head)
             self._headers.append(head)
         self._cells = []
@@ -148,26 +141,13 @@ class ScoreTable(Widget):
             for col, cell in zip(self.columns, row.cells, strict=True):
                 parts = []
                 for part in cell:
-                    lab = self._cell(part.text, part.colour, self._bold(col, part))
+                    lab = CellLabel(text=part.text, color=part.colour, size_hint=(None, None),
+                                    bold=self._bold(col, part))
                     self.add_widget(lab)
                     parts.append(lab)
                 labels.append(parts)
             self._cells.append(labels)
         self._layout()
-
-    def _header(self, text: str) -> HeaderLabel:
-        if not self._spare_heads:
-            return HeaderLabel(text=text, color=GREY, size_hint=(None, None))
-        head = self._spare_heads.pop()
-        head.text = text
-        return head
-
-    def _cell(self, text: str, colour: Colour, bold: bool) -> CellLabel:
-        if not self._spare_cells:
-            return CellLabel(text=text, color=colour, size_hint=(None, None), bold=bold)
-        lab = self._spare_cells.pop()
-        lab.text, lab.color, lab.bold = text, colour, bold
-        return lab
 
     # --- measuring --------------------------------------------------------------------
 
