@@ -66,7 +66,6 @@ class FrameSource:
     def __init__(self, fps: float | None = None) -> None:
         self.fps = fps
         self._lock = threading.Condition()
-        self._waiting: list[int] = []  # the after_seq of each waiter in wait()
         self._frame: Frame | None = None
         self._seq = 0
         self._status = NO_CAMERA
@@ -113,16 +112,12 @@ class FrameSource:
         (at once when the source is stopped or a file source has ended)."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            self._waiting.append(after_seq)
-            try:
-                while self._frame is None or self._frame.seq <= after_seq:
-                    left = deadline - time.monotonic()
-                    if left <= 0 or self._stop.is_set() or self._ended:
-                        return None
-                    self._lock.wait(left)
-                return self._frame
-            finally:
-                self._waiting.remove(after_seq)
+            while self._frame is None or self._frame.seq <= after_seq:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._stop.is_set() or self._ended:
+                    return None
+                self._lock.wait(left)
+            return self._frame
 
     def __enter__(self) -> FrameSource:
         self.start()
@@ -146,10 +141,7 @@ class FrameSource:
             self._seq += 1
             self._frame = Frame(image, self._seq, time.monotonic())
             self._status = OK
-            # Only a waiter whose frame has come is woken: a scanner skipping
-            # frames of a still scene sleeps through the ones it skips.
-            if any(self._seq > after for after in self._waiting):
-                self._lock.notify_all()
+            self._lock.notify_all()
             return self._frame
 
     def _set_status(self, status: str) -> None:
