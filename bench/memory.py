@@ -33,7 +33,10 @@ down to what was built.
 
 The baseline is an empty Kivy app on the same display, in its own process,
 with the app's Kivy options; a stock empty Kivy app (Kivy's own options) is
-measured beside it.
+measured beside it. With the camera, a second reference is the same empty app
+reading the same frames with the plain libraries (OpenCV to grey, zxing-cpp,
+30 frames a second, none of our code): the floor that the camera's libraries
+set for any app built on them, so the app's own share can be told from it.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -63,7 +67,7 @@ def rss_mb() -> float:
     raise RuntimeError("no VmRSS")
 
 
-def empty_app(seconds: float, stock: bool = False) -> float:
+def empty_app(seconds: float, stock: bool = False, frames: Path | None = None) -> float:
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     if stock:  # Kivy's own options, but the window's size and no console log
         os.environ["KIVY_NO_ARGS"] = "1"
@@ -88,10 +92,32 @@ def empty_app(seconds: float, stock: bool = False) -> float:
 
     app = Empty()
     app._run_prepare()
+    stop = threading.Event()
+    if frames is not None:
+        threading.Thread(target=read_plainly, args=(frames, stop), daemon=True).start()
     until = time.monotonic() + seconds
     while time.monotonic() < until:
         EventLoop.idle()
-    return rss_mb()
+    mb = rss_mb()
+    stop.set()
+    return mb
+
+
+def read_plainly(frames: Path, stop: threading.Event) -> None:
+    """The camera read with the plain libraries, none of our code: each frame
+    to grey with OpenCV and read by zxing-cpp, at 30 frames a second. What any
+    app that reads QR codes from this camera with these libraries must hold."""
+    import cv2
+    import numpy as np
+    import zxingcpp
+
+    cv2.setNumThreads(1)
+    images = list(np.load(frames))
+    i = 0
+    while not stop.wait(1 / 30):
+        grey = cv2.cvtColor(images[i % len(images)], cv2.COLOR_BGR2GRAY)
+        zxingcpp.read_barcodes(grey)
+        i += 1
 
 
 def render_frames(path: Path, n: int = 4) -> None:
@@ -247,12 +273,15 @@ def main() -> int:
                         help="no scanner and no frames: the app as with --camera none")
     parser.add_argument("--no-draw", action="store_true",
                         help="skip the window's GL drawing (all else runs): the renderer's share")
-    parser.add_argument("--child", choices=("empty", "stock", "frames", "play"),
+    parser.add_argument("--child", choices=("empty", "stock", "reader", "frames", "play"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--frames", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child in ("empty", "stock"):
         print(f"{empty_app(5.0, stock=args.child == 'stock'):.1f}")
+        return 0
+    if args.child == "reader":
+        print(f"{empty_app(5.0, frames=args.frames):.1f}")
         return 0
     if args.child == "frames":
         render_frames(args.frames)
@@ -275,12 +304,14 @@ def main() -> int:
 
     empty = float(child("--child", "empty"))
     stock = float(child("--child", "stock"))
+    reader: float | None = None
     with tempfile.TemporaryDirectory(prefix="memory-frames-") as folder:
         frames: list[str] = []
         if not args.no_camera:
             path = Path(folder) / "empty-table.npy"
             child("--child", "frames", "--frames", str(path))
             frames = ["--frames", str(path)]
+            reader = float(child("--child", "reader", *frames))
         result = json.loads(child("--child", "play", "--minutes", str(args.minutes),
                                   "--speed", str(args.speed), "--sample", str(args.sample),
                                   *(["--no-draw"] if args.no_draw else []), *frames))
@@ -295,6 +326,9 @@ def main() -> int:
     print(f"memory over {args.minutes:g} min of play at {args.speed:g} steps/s: "
           f"{result['games']} games, {result['steps']} steps")
     print(f"  empty Kivy app:             {empty:6.1f} MB  (a stock one: {stock:.1f} MB)")
+    if reader is not None:
+        print(f"  empty app reading the camera with the plain libraries: {reader:.1f} MB "
+              f"(+{reader - empty:.1f}); the app once warm is +{first_mb - reader:.1f} over it")
     print(f"  app once warm ({WARM_GAMES} games):    {first_mb:6.1f} MB  "
           f"(+{first_mb - empty:.1f} over empty)")
     print(f"  app at the end:             {last_mb:6.1f} MB  (+{last_mb - empty:.1f} over empty)")
