@@ -1,6 +1,6 @@
 """Idle CPU on the table screen with a card lying still, against an empty Kivy app.
 
-    python bench/idle.py [--seconds 20] [--clock both|default|interrupt]
+    python bench/idle.py [--seconds 20] [--clock both|default|interrupt] [--repeat 1]
 
 Each case runs in its own process on an offscreen 800x480 window capped at
 30 fps, as on the device, and reports the CPU time of all its threads over
@@ -13,12 +13,16 @@ Each case runs in its own process on an offscreen 800x480 window capped at
                    the real threaded scanner.
 
 Kivy reads KIVY_CLOCK when it is imported, hence a process per case and clock.
+A figure of about one per cent of a core moves by a few tenths from run to
+run; ``--repeat`` runs the three cases again and reports the medians, the
+ratio being the median of each run's own ratio.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -113,30 +117,40 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--clock", choices=("both", "default", "interrupt"), default="both")
+    parser.add_argument("--repeat", type=int, default=1,
+                        help="runs of the three cases, one after another; medians are reported")
     parser.add_argument("--child", choices=CASES, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
         print(f"{child(args.child, args.seconds, args.warmup):.3f}")
         return 0
     clocks = ("default", "interrupt") if args.clock == "both" else (args.clock,)
-    print(f"idle CPU, % of one core over {args.seconds:.0f} s, 800x480 offscreen at 30 fps")
+    print(f"idle CPU, % of one core over {args.seconds:.0f} s, 800x480 offscreen at 30 fps"
+          + (f", median of {args.repeat} runs" if args.repeat > 1 else ""))
     for clock in clocks:
-        results: dict[str, float] = {}
-        for case in CASES:
-            done = subprocess.run(
-                [sys.executable, __file__, "--child", case, "--seconds", str(args.seconds),
-                 "--warmup", str(args.warmup)],
-                capture_output=True, text=True, env={**os.environ, "KIVY_CLOCK": clock},
-                check=False,
-            )
-            if done.returncode != 0:
-                print(done.stderr[-2000:], file=sys.stderr)
-                return 1
-            results[case] = float(done.stdout.strip().splitlines()[-1])
-        base = results[CASES[0]]
+        runs: list[dict[str, float]] = []
+        for _ in range(max(1, args.repeat)):
+            # The cases of a run follow each other, so a slower spell of the
+            # machine weighs on a run's ratio less than on its figures.
+            results: dict[str, float] = {}
+            for case in CASES:
+                done = subprocess.run(
+                    [sys.executable, __file__, "--child", case, "--seconds", str(args.seconds),
+                     "--warmup", str(args.warmup)],
+                    capture_output=True, text=True, env={**os.environ, "KIVY_CLOCK": clock},
+                    check=False,
+                )
+                if done.returncode != 0:
+                    print(done.stderr[-2000:], file=sys.stderr)
+                    return 1
+                results[case] = float(done.stdout.strip().splitlines()[-1])
+            runs.append(results)
         print(f"KIVY_CLOCK={clock}")
         for case in CASES:
-            print(f"  {case:<17} {results[case]:5.2f} %  {results[case] / base:4.1f}x empty")
+            cpu = statistics.median(r[case] for r in runs)
+            ratios = sorted(r[case] / r[CASES[0]] for r in runs)
+            spread = f"  (runs {ratios[0]:.1f}-{ratios[-1]:.1f}x)" if len(runs) > 1 else ""
+            print(f"  {case:<17} {cpu:5.2f} %  {statistics.median(ratios):4.1f}x empty{spread}")
     return 0
 
 
