@@ -365,7 +365,6 @@ def test_scanner_events_carry_what_the_tracker_said() -> None:
     assert not any(isinstance(e, NotACard) for e in events)
 
 
-
 class Published(FrameSource):
     """Frames handed in by the test, each with the next sequence number."""
 
