@@ -76,7 +76,8 @@ def _finish_frame(*_: Any) -> None:
     # no display) swaps nothing, and Mesa's software renderer then queues every
     # frame's commands until its scene is full: tens of megabytes held at
     # once. Finishing the frame before the swap keeps one frame in hand on
-    # any display; on the Pi's GPU the swap waits for the frame anyway.
+    # any display (a flush alone left about 8 MB more in flight); on the Pi's
+    # GPU the swap waits for the finished frame and the screen's refresh anyway.
     glFinish()
 
 
