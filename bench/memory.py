@@ -67,6 +67,21 @@ def rss_mb() -> float:
     raise RuntimeError("no VmRSS")
 
 
+def font_faces() -> int:
+    """Font faces open: Kivy's SDL2 text provider opens one per font file,
+    size and weight, keeps it for good, and each holds its file open, so the
+    open files tell them without reaching into Kivy."""
+    fds = Path("/proc/self/fd")
+    count = 0
+    for fd in fds.iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:  # closed since listed
+            continue
+        count += target.lower().endswith((".ttf", ".otf", ".ttc"))
+    return count
+
+
 def empty_app(seconds: float, stock: bool = False, frames: Path | None = None) -> float:
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     if stock:  # Kivy's own options, but the window's size and no console log
@@ -143,12 +158,12 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
     if not draw:  # everything but the GL drawing: tells the renderer's memory apart
         Window.bind(on_draw=lambda *a: True)
 
-    stages: list[tuple[str, float]] = []
+    stages: list[tuple[str, float, int]] = []
 
     def stage(label: str) -> None:
         for _ in range(3):  # let the window draw what was just built
             EventLoop.idle()
-        stages.append((label, rss_mb()))
+        stages.append((label, rss_mb(), font_faces()))
 
     stage("window open")
 
@@ -253,7 +268,8 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
         scanner.stop()
     app.stop()
     device.close()
-    return {"samples": samples, "games": games, "steps": steps, "stages": stages}
+    return {"samples": samples, "games": games, "steps": steps, "stages": stages,
+            "faces": font_faces()}
 
 
 def slope(points: list[tuple[float, float]]) -> float:
@@ -334,8 +350,8 @@ def main() -> int:
     print(f"  app at the end:             {last_mb:6.1f} MB  (+{last_mb - empty:.1f} over empty)")
     print(f"  peak:                       {max(s[2] for s in samples):6.1f} MB")
     print("  on the way in:")
-    for label, mb in result["stages"]:
-        print(f"    {mb:6.1f} MB  (+{mb - empty:5.1f})  {label}")
+    for label, mb, faces in result["stages"]:
+        print(f"    {mb:6.1f} MB  (+{mb - empty:5.1f})  {faces:3d} font faces  {label}")
     minute = [s for i, s in enumerate(samples)
               if i == 0 or int(s[0] // 60) != int(samples[i - 1][0] // 60)]
     print("  by minute of play: " + ", ".join(f"{s[0] / 60:.0f}: {s[2]:.0f}" for s in minute)
@@ -344,6 +360,8 @@ def main() -> int:
           f"{(samples[-1][0] - warm[0][0]) / 60:.1f} min (a line through the samples: "
           f"{mb_slope:+.1f} MB per 30 min of play); Python heap {block_slope:+.0f} blocks "
           f"per 30 min (from {warm[0][3]} to {samples[-1][3]})")
+    last_stage_faces = result["stages"][-1][2]
+    print(f"  font faces open at the end: {result['faces']} ({last_stage_faces} once warm)")
     return 0
 
 
