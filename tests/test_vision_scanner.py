@@ -433,3 +433,29 @@ def test_a_waiter_for_a_later_frame_gets_it_when_it_comes_from_another_thread() 
     source.stop()
     waiter.join(5.0)  # a lost wake-up would keep it waiting for its 60 s
     assert late == [None]
+
+
+def test_waiters_for_different_frames_each_get_theirs() -> None:
+    # The source wakes its waiters only when the lowest frame one of them waits
+    # for comes: the one waiting for a later frame must still get it.
+    source = Published()
+    image = render.render(Scene(card=None))
+    got: dict[str, Frame | None] = {}
+
+    def wait(name: str, after_seq: int) -> None:
+        got[name] = source.wait(after_seq=after_seq, timeout=60.0)
+
+    sooner = threading.Thread(target=wait, args=("sooner", 2))
+    later = threading.Thread(target=wait, args=("later", 5))
+    sooner.start()  # waiting first, so the later one's number must not replace its own
+    time.sleep(0.05)
+    later.start()
+    time.sleep(0.05)
+    for _ in range(6):
+        source.put(image)
+        time.sleep(0.02)
+    sooner.join(5.0)  # a lost wake-up would keep either waiting for its 60 s
+    later.join(5.0)
+    assert not sooner.is_alive() and not later.is_alive()
+    assert got["sooner"] is not None and got["sooner"].seq == 3
+    assert got["later"] is not None and got["later"].seq == 6

@@ -68,6 +68,10 @@ class FrameSource:
         self._lock = threading.Condition()
         self._frame: Frame | None = None
         self._seq = 0
+        # The lowest frame number a waiter is waiting for: a scanner that
+        # looks at every third frame of a still scene is woken for that frame
+        # only, not for the two it skips.
+        self._wake_at = math.inf
         self._status = NO_CAMERA
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -116,6 +120,7 @@ class FrameSource:
                 left = deadline - time.monotonic()
                 if left <= 0 or self._stop.is_set() or self._ended:
                     return None
+                self._wake_at = min(self._wake_at, after_seq + 1)
                 self._lock.wait(left)
             return self._frame
 
@@ -141,7 +146,11 @@ class FrameSource:
             self._seq += 1
             self._frame = Frame(image, self._seq, time.monotonic())
             self._status = OK
-            self._lock.notify_all()
+            if self._seq >= self._wake_at:
+                # Every waiter wakes; those waiting for a later frame set
+                # their own number again before they sleep.
+                self._wake_at = math.inf
+                self._lock.notify_all()
             return self._frame
 
     def _set_status(self, status: str) -> None:
