@@ -441,16 +441,19 @@ def test_waiters_for_different_frames_each_get_theirs() -> None:
     source = Published()
     image = render.render(Scene(card=None))
     got: dict[str, Frame | None] = {}
+    waiting = {"sooner": threading.Event(), "later": threading.Event()}
 
     def wait(name: str, after_seq: int) -> None:
+        waiting[name].set()
         got[name] = source.wait(after_seq=after_seq, timeout=60.0)
 
     sooner = threading.Thread(target=wait, args=("sooner", 2))
     later = threading.Thread(target=wait, args=("later", 5))
-    sooner.start()  # waiting first, so the later one's number must not replace its own
-    time.sleep(0.05)
-    later.start()
-    time.sleep(0.05)
+    # The sooner one waits first, so the later one's number must not replace its own.
+    for name, waiter in (("sooner", sooner), ("later", later)):
+        waiter.start()
+        assert waiting[name].wait(5.0)
+        time.sleep(0.05)  # from the flag to its sleep in wait()
     for _ in range(6):
         source.put(image)
         time.sleep(0.02)
