@@ -322,10 +322,13 @@ class Decoder:
         frames anyway.
         """
         last = self._last
+        # cv2.norm gives the largest difference in one call, with no array in
+        # between: a still scene's look runs on a thread that has just woken,
+        # where each layer of numpy costs many times what it does in a loop.
         if (
             last is None
             or last.thumb.shape != thumb.shape
-            or int(cv2.absdiff(last.thumb, thumb).max()) > UNCHANGED_LEVELS
+            or cv2.norm(last.thumb, thumb, cv2.NORM_INF) > UNCHANGED_LEVELS
         ):
             return None
         skipped = last.skipped + 1
@@ -424,8 +427,8 @@ def _same_symbols(before: Gray, now: Gray, boxes: tuple[tuple[int, int, int, int
     move it by tens.
     """
     for x0, y0, x1, y1 in boxes:
-        diff = cv2.absdiff(before[y0:y1, x0:x1], now[y0:y1, x0:x1])
-        if float(diff.mean()) > SYMBOL_CHANGED:
+        block = before[y0:y1, x0:x1]
+        if cv2.norm(block, now[y0:y1, x0:x1], cv2.NORM_L1) / block.size > SYMBOL_CHANGED:
             return False
     return bool(boxes)
 
