@@ -199,7 +199,8 @@ def load_session(path: Path, game: int | None = None) -> Session:
 
 def _stored_session(path: Path, game: int | None) -> Session:
     """A game of the data file at ``path``, read without writing or locking."""
-    from incan_companion.store import StorageFailed, Store, StoreError
+    from companion.ports import StoredDataError
+    from storage import StorageFailed, Store
 
     try:
         with Store(path, readonly=True) as store:
@@ -208,7 +209,7 @@ def _stored_session(path: Path, game: int | None) -> Session:
         raise BadInput(f"line {e.index + 1}: {e.reason}") from None
     except StorageFailed:
         raise  # the disk failed, not the input: exit 1
-    except StoreError as e:
+    except StoredDataError as e:
         raise BadInput(str(e)) from None
 
 
@@ -253,7 +254,8 @@ def _export_all(path: Path) -> int:
     begins with its ``start`` line, which is where a reader splits them."""
     import sys
 
-    from incan_companion.store import StorageFailed, Store, StoreError
+    from companion.ports import StoredDataError
+    from storage import StorageFailed, Store
 
     try:
         with Store(path, readonly=True) as store:
@@ -268,7 +270,7 @@ def _export_all(path: Path) -> int:
                     print(to_line(event))
     except StorageFailed:
         raise
-    except StoreError as e:
+    except StoredDataError as e:
         raise BadInput(str(e)) from None
     return EXIT_OK
 
