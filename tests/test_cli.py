@@ -78,6 +78,9 @@ def test_invalid_log_exits_2_with_line_and_reason(tmp_path: Path) -> None:
         # options with no command are the app's: `./run.sh --fullscreen`
         (["--quit-after"], "incan-companion: run: argument --quit-after: expected one argument"),
         (["replay", str(EXAMPLE), "--game", "1"], "--game is for data files"),
+        # a folder has no file to lock or set aside (was exit 1, "has an empty name")
+        (["demo", "--autoplay", "--data", "/"], "incan-companion: /: a folder, not a data file"),
+        (["run", "--data", "/", "--quit-after", "0"], "/: a folder, not a data file"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:

@@ -100,7 +100,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from companion.ports import StoredDataError
     from storage import StorageFailed, open_or_set_aside
 
-    data = Path(args.data).expanduser() if args.data else None
+    data = data_file_path(args.data) if args.data else None
     # The data file is opened, locked and checked whole (integrity_check: a
     # tenth of a second for thousands of games) on a thread of its own while
     # Kivy starts on this one; nothing else touches it until it is handed over.
@@ -168,6 +168,15 @@ def _memory() -> str:
         return "resident memory unknown"
 
 
+def data_file_path(given: str) -> Path:
+    """The data file named by ``--data``; BadInput for a folder (``--data /`` has no
+    file name to lock or set aside, and was a traceback's exit 1)."""
+    path = Path(given).expanduser()
+    if not path.name or path.is_dir():
+        raise BadInput(f"{given}: a folder, not a data file")
+    return path
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     if not args.autoplay:
         raise BadInput("demo: only --autoplay is supported (use `run --camera virtual` to play)")
@@ -176,7 +185,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.rules not in RULE_SETS:
         raise BadInput(f"demo: --rules {args.rules}: one of {', '.join(RULE_SETS)}")
     if args.data:
-        data = Path(args.data).expanduser()
+        data = data_file_path(args.data)
     else:
         data = Path(tempfile.mkdtemp(prefix="incan-demo-")) / "games.sqlite"
     from companion.ports import StoredDataError

@@ -12,6 +12,7 @@ import os
 import select
 import stat
 import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 from companion import engine
@@ -59,6 +60,18 @@ def printable(text: str, keep: str = "") -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch in keep or _safe(ch) else _escaped(ch) for ch in text)
+
+
+def named_printably(state: engine.State) -> engine.State:
+    r"""``state`` with every seat's name made :func:`printable` (a line feed
+    included), for a readable table whose own line breaks must be the only ones.
+
+    >>> s = engine.new_game(["Ana\nFAKE: 999 wins", "Bo", "Cy"])
+    >>> named_printably(s).seats[0].name
+    'Ana\\x0aFAKE: 999 wins'
+    """
+    seats = tuple(replace(seat, name=printable(seat.name)) for seat in state.seats)
+    return replace(state, seats=seats)
 
 
 def _safe(ch: str) -> bool:
@@ -220,9 +233,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         from ui.words import table
 
-        # Names are the table's own text: a control character in one must not
-        # reach the terminal as it is.
-        print(printable(table(session.state), keep="\n"))
+        # A name is escaped on its own, before the table is laid out: a line feed
+        # in one must not start a row of its own, and the table keeps its own.
+        print(printable(table(named_printably(session.state)), keep="\n"))
     return EXIT_OK
 
 
