@@ -110,7 +110,7 @@ def spreadsheet_cell(value: object) -> object:
 def readable(players: tuple[PlayerStats, ...], finished: int, unfinished: int) -> str:
     from dataclasses import replace
 
-    from incan_companion.commands.game import printable
+    from companion.text import printable
     from ui.words import stats_table
 
     # Each name escaped on its own first, so that none can start a row of its own.
