@@ -17,7 +17,7 @@ from companion import engine
 from companion.events import Draw, Reveal, Start, Undo
 from incan_companion import cli
 from incan_companion.commands.game import replay_log
-from incan_companion.store import Store
+from storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "game.jsonl"
@@ -172,7 +172,7 @@ def test_the_command_line_loads_no_heavy_library() -> None:
 
 def test_importing_the_engine_loads_no_adapter_library() -> None:
     code = (
-        "import sys; import companion.engine, companion.session, incan_companion.store,"
+        "import sys; import companion.engine, companion.session, storage,"
         " ui.words, companion.simulate;"
         "print([m for m in ('kivy', 'cv2', 'gpiozero') if m in sys.modules])"
     )

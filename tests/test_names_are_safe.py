@@ -18,7 +18,7 @@ from companion.engine import BadStart
 from companion.events import Start, from_json, to_json
 from companion.session import Session
 from incan_companion import cli
-from incan_companion.store import Store
+from storage import Store
 
 FORGER = "Ana\nFAKE: 999 wins"
 

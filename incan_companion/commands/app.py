@@ -97,7 +97,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise BadInput(str(e)) from None
     from concurrent.futures import ThreadPoolExecutor
 
-    from incan_companion.store import StorageFailed, StoreError, open_or_set_aside
+    from companion.ports import StoredDataError
+    from storage import StorageFailed, open_or_set_aside
 
     data = data_file_path(args.data) if args.data else None
     # The data file is opened, locked and checked whole (integrity_check: a
@@ -120,7 +121,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         # A full or failing disk: exit 1, so that the service tries again (once
         # space is freed the same file opens); the file is left as it is.
         raise
-    except StoreError as e:
+    except StoredDataError as e:
         # In use by another process, no permission, a read-only disk: exit 2.
         raise BadInput(str(e)) from None
     # The set-up screen's last choice outranks the config's language.
@@ -205,13 +206,14 @@ def cmd_demo(args: argparse.Namespace) -> int:
         data = data_file_path(args.data)
     else:
         data = Path(tempfile.mkdtemp(prefix="incan-demo-")) / "games.sqlite"
-    from incan_companion.store import StorageFailed, Store, StoreError
+    from companion.ports import StoredDataError
+    from storage import StorageFailed, Store
 
     try:  # a foreign or damaged file is the user's mistake here: never set it aside
         held = Store(data)  # and the writer's lock, taken before Kivy loads, kept to the end
     except StorageFailed:
         raise  # a full or failing disk: exit 1
-    except StoreError as e:
+    except StoredDataError as e:
         raise BadInput(str(e)) from None
     try:
         return _demo(args, data)
@@ -229,7 +231,7 @@ def _demo(args: argparse.Namespace, data: Path) -> int:
     from incan_companion.autoplay import Autoplay, OneLineFailures
     from incan_companion.compose import build
     from incan_companion.config import Config
-    from incan_companion.store import Store
+    from storage import Store
     from ui.app import CompanionApp, post
 
     clock = VirtualClock()

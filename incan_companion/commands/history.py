@@ -39,8 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def stored_games(path: Path) -> list[Played]:
     """Every game of the data file at ``path`` that replays, newest first (read-only)."""
+    from companion.ports import StoredDataError
     from incan_companion.commands.game import check_data_file
-    from incan_companion.store import StorageFailed, Store, StoreError
+    from storage import StorageFailed, Store
 
     check_data_file(path)
     try:
@@ -48,7 +49,7 @@ def stored_games(path: Path) -> list[Played]:
             return store.history()
     except StorageFailed:
         raise  # the disk failed, not the input: exit 1
-    except StoreError as e:
+    except StoredDataError as e:
         raise BadInput(str(e)) from None
 
 
@@ -109,7 +110,7 @@ def spreadsheet_cell(value: object) -> object:
 def readable(players: tuple[PlayerStats, ...], finished: int, unfinished: int) -> str:
     from dataclasses import replace
 
-    from incan_companion.commands.game import printable
+    from companion.text import printable
     from ui.words import stats_table
 
     # Each name escaped on its own first, so that none can start a row of its own.

@@ -16,7 +16,8 @@ from typing import Any
 
 from companion.review import Review, review
 from companion.session import Session
-from incan_companion.commands.game import game_number, load_session, printable
+from companion.text import printable
+from incan_companion.commands.game import game_number, load_session
 from incan_companion.errors import EXIT_OK
 
 
