@@ -19,7 +19,9 @@ Rules it keeps:
 - The collector is open with ``state.due`` exactly while the state is in the
   choose phase, also after an undo or a correction.
 - A card scanned while choices are due is *held*: it is applied right after
-  the reveal (the table turned the next card a bit early). A card that cannot
+  the reveal (the table turned the next card a bit early). So is a card
+  scanned while a round's end is on show (:meth:`Table.show_round_end`): it
+  is drawn once the round's summary has been seen, so no summary is skipped. A card that cannot
   come now gives a notice and changes nothing. The card just drawn (or held)
   reported again is ignored: it is still lying on the scan spot. Repeats are
   rare anyway, because the tracker reports each placement once.
@@ -68,6 +70,7 @@ from companion.notices import (
     Failed,
     GameIsOver,
     HeldDropped,
+    HeldForSummary,
     HeldReturned,
     Level,
     NotACard,
@@ -114,6 +117,7 @@ class Table:
         self._listeners: list[Listener] = []
         self._notices: list[Notice] = []
         self._held: str | None = None
+        self._ending = False  # a round's end is on show: a card read now waits for it
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._quiet = 0  # >0 while a change is in progress: one notification at the end
         self._revealed = False  # whether the latest countdown's reveal was taken
@@ -169,8 +173,14 @@ class Table:
 
     @property
     def held(self) -> str | None:
-        """A card scanned while choices were due, to be drawn after the reveal."""
+        """A card scanned while choices were due, to be drawn after the reveal,
+        or while the round's end was on show, to be drawn once it is seen."""
         return self._held
+
+    @property
+    def ending(self) -> bool:
+        """A round's end is on show (:meth:`show_round_end`) and not yet seen."""
+        return self._ending
 
     @property
     def notices(self) -> tuple[Notice, ...]:
@@ -290,7 +300,37 @@ class Table:
             self._held = cid
             self.say(CardHeld(cid))
             return True
+        if self._ending:
+            self._held = cid
+            self.say(HeldForSummary(cid))
+            return True
         return self._accept(Draw(cid))
+
+    # --- a round's end ---------------------------------------------------------------
+
+    def show_round_end(self) -> None:
+        """The round's end is on show (its bust, then its summary).
+
+        Until :meth:`round_end_seen`, a card turned for the next round waits,
+        as one turned before a reveal does: the start player must read which
+        hazard to take out and which artifact to shuffle in before the next
+        round's deck is right. Nothing to show unless a round has just ended.
+        """
+        if self.state.phase is Phase.ROUND_OVER and not self._ending:
+            self._ending = True
+            self._changed()
+
+    def round_end_seen(self) -> bool:
+        """The round's summary has been seen: a card that waited for it is drawn
+        now. True if one was."""
+        if not self._ending:
+            return False
+        self._ending = False
+        held, self._held = self._held, None
+        if held is None:
+            self._changed()
+            return False
+        return self._accept(Draw(held))
 
     # --- choices -------------------------------------------------------------------
 
@@ -413,6 +453,8 @@ class Table:
             return False
         self.session.apply(event)
         self._steps += 1
+        if self.state.phase is not Phase.ROUND_OVER:
+            self._ending = False
         self._sync_collector()
         self._changed()
         return True

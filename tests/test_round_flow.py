@@ -1,0 +1,163 @@
+"""From one round to the next on a real offscreen window, as the table plays it.
+
+A device built as the app builds it (the keyboard stands in for the seat
+buttons, the virtual table's cards are read by the real decoder, one frame
+per tick of the app), on a virtual clock: a bust holds the table and then
+shows its round's summary, whatever is pressed or read meanwhile; an undo
+back to the end of a round does not play its bust again; Undo's question
+holds the reveal. One App for the module (Kivy's rule); the tests run in file
+order and each says what it leaves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from ui.kivy_setup import configure
+
+configure(quiet=True, fast=True)
+
+from kivy.core.window import Window  # noqa: E402
+from ui_helpers import find_button, frames, tap  # noqa: E402
+
+from companion.engine import Phase  # noqa: E402
+from companion.events import Draw, Reveal  # noqa: E402
+from companion.notices import HeldForSummary  # noqa: E402
+from companion.simulate import VirtualClock  # noqa: E402
+from companion.table import Table  # noqa: E402
+from incan_companion.compose import Device, build  # noqa: E402
+from incan_companion.config import Config  # noqa: E402
+from ui import i18n, presenters  # noqa: E402
+from ui.app import CompanionApp  # noqa: E402
+from ui.words import notice_text  # noqa: E402
+
+COUNTDOWN = 2.0
+SPACE, BACKSPACE = 32, 8
+
+
+@pytest.fixture(scope="module")
+def clock() -> VirtualClock:
+    return VirtualClock(0.0)
+
+
+@pytest.fixture(scope="module")
+def device(tmp_path_factory: pytest.TempPathFactory, clock: VirtualClock) -> Device:
+    data = Path(tmp_path_factory.mktemp("flow")) / "games.sqlite"
+    return build(Config(countdown=COUNTDOWN, data_file=data), clock=clock,
+                 seat_input="keyboard", camera="virtual", data_file=data, threaded=False,
+                 seed=5)  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def app(device: Device) -> Iterator[CompanionApp]:
+    the_app = CompanionApp(device.games, device.controls())
+    the_app._run_prepare()
+    frames(3)
+    yield the_app
+    the_app.stop()  # closes the device too (its controls' close)
+    frames(1)
+    i18n.set_language("en")
+
+
+def table_of(app: CompanionApp) -> Table:
+    assert app.table is not None
+    return app.table
+
+
+def key(code: int) -> None:
+    Window.dispatch("on_key_down", code, 0, None, [])
+    frames(2)
+
+
+def reveal(app: CompanionApp, clock: VirtualClock, camp: tuple[int, ...] = ()) -> None:
+    """Every seat due presses on its keys (camp: the letter below its digit), then
+    the countdown runs out on the app's own tick."""
+    table = table_of(app)
+    for seat in sorted(table.collector.due):
+        assert app.controls.key("qwertyui"[seat] if seat in camp else str(seat + 1))
+    clock.advance(COUNTDOWN)
+    app.tick()
+    frames(2)
+    assert table.session.log[-1] == Reveal(camp)
+
+
+def read_cards(app: CompanionApp, until: int = 30) -> None:
+    """The app's ticks, each of them one frame of the virtual camera, until the
+    card laid on the virtual table has been read (a bounded number of frames)."""
+    table = table_of(app)
+    before = (len(table.session.log), table.held)
+    for _frame in range(until):
+        app.tick()
+        if (len(table.session.log), table.held) != before:
+            break
+    frames(2)
+
+
+def bust_round_1(app: CompanionApp, clock: VirtualClock, names: tuple[str, ...]) -> None:
+    app.games.leave()
+    app.start_game(list(names), "incan-gold", False)
+    table = table_of(app)
+    table.enter_card("SNAKE1")
+    reveal(app, clock)
+    table.enter_card("SNAKE2")
+    frames(3)
+    assert table.state.phase is Phase.ROUND_OVER
+
+
+def test_a_card_turned_during_the_bust_hold_waits_for_the_summary(
+    app: CompanionApp, clock: VirtualClock
+) -> None:
+    """Japanese, 3 seats: Space during the bust's hold lays a card on the virtual
+    table; it waits, the round's summary comes, and its button draws the card."""
+    app.choose_language("ja")
+    bust_round_1(app, clock, ("さくら", "Bo", "Cy"))
+    table = table_of(app)
+    assert app.sm is not None and app.sm.current == "table" and app.table_screen.holding
+    # The header does not ask for the next card while the bust is on show.
+    over = i18n._("Round {round} is over. Turn the first card of round {next}.")
+    assert app.table_screen.prompt != over.format(round=1, next=2)
+    assert app.table_screen.prompt == presenters.prompt(table.state, ending=True)
+    key(SPACE)  # the virtual table's "turn a card"
+    read_cards(app)
+    card = table.held
+    assert card is not None  # read, and waiting
+    assert table.state.round == 1 and table.state.phase is Phase.ROUND_OVER
+    assert table.notice is not None and table.notice.reason == HeldForSummary(card)
+    assert app.table_screen.holding and app.sm.current == "table"
+    assert app.table_screen.prompt == presenters.prompt(table.state, ending=True)
+    tap(app.table_screen)  # the bust has been seen
+    assert app.sm.current == "round_end"
+    screen = app.round_end_screen
+    assert screen.heading == i18n._("Round {round} is over").format(round=1)
+    assert i18n._("Take one {hazard} card ({card}) out of the game.").format(
+        hazard=presenters.card_name("SNAKE2"), card="SNAKE2") in screen.todo
+    assert screen.notice == notice_text(HeldForSummary(card))
+    tap(find_button(screen, screen.button))  # "Show the table": the waiting card comes
+    assert app.sm.current == "table"
+    assert table.state.round == 2 and [p.card for p in table.state.path] == [card]
+    assert table.session.log[-1] == Draw(card) and table.held is None
+
+
+def test_a_card_read_while_the_summary_is_on_show_waits_too(
+    app: CompanionApp, clock: VirtualClock, device: Device
+) -> None:
+    bust_round_1(app, clock, ("さくら", "Bo", "Cy"))
+    table = table_of(app)
+    app.end_bust_hold()  # the hold's timer, or a tap
+    assert app.sm is not None and app.sm.current == "round_end"
+    assert device.turn_virtual_card() is not None  # as the scanner's thread would read it
+    read_cards(app)
+    card = table.held
+    assert card is not None and table.state.round == 1
+    assert app.sm.current == "round_end"  # still the summary
+    assert app.round_end_screen.notice == notice_text(HeldForSummary(card))
+    key(BACKSPACE)  # undo drops the waiting card first, as before a reveal
+    assert table.held is None and table.state.phase is Phase.ROUND_OVER
+    assert app.round_end_screen.notice != notice_text(HeldForSummary(card))
+    tap(find_button(app.round_end_screen, app.round_end_screen.button))
+    assert app.sm.current == "table" and table.state.round == 1
+    assert table.session.log[-1] == Draw("SNAKE2")
+    app.choose_language("en")
