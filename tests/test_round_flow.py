@@ -24,7 +24,7 @@ from kivy.core.window import Window  # noqa: E402
 from ui_helpers import find_button, frames, tap  # noqa: E402
 
 from companion.engine import Phase  # noqa: E402
-from companion.events import Draw, Reveal  # noqa: E402
+from companion.events import Draw, Reveal, Undo  # noqa: E402
 from companion.notices import HeldForSummary  # noqa: E402
 from companion.simulate import VirtualClock  # noqa: E402
 from companion.table import Table  # noqa: E402
@@ -160,4 +160,43 @@ def test_a_card_read_while_the_summary_is_on_show_waits_too(
     tap(find_button(app.round_end_screen, app.round_end_screen.button))
     assert app.sm.current == "table" and table.state.round == 1
     assert table.session.log[-1] == Draw("SNAKE2")
+    app.choose_language("en")
+
+
+def test_undoing_a_rounds_first_card_does_not_play_the_last_bust_again(
+    app: CompanionApp, clock: VirtualClock
+) -> None:
+    """Spanish, 5 seats: round 2's first card, everyone chosen, two quick undos in
+    the countdown take the card back; the table shows round 1's end as it was
+    left (no hold, no summary again), and a third undo takes back the bust."""
+    app.choose_language("es")
+    names = ("Íñigo", "Bo", "Cy", "Dee", "Eli")
+    bust_round_1(app, clock, names)
+    table = table_of(app)
+    app.end_bust_hold()
+    frames(2)
+    tap(find_button(app.round_end_screen, i18n._("Show the table")))
+    assert app.sm is not None and app.sm.current == "table"
+    table.enter_card("T7A")
+    frames(2)
+    assert table.state.round == 2
+    for seat in range(5):
+        assert app.controls.key(str(seat + 1))
+    frames(2)
+    assert table.collector.countdown_left is not None
+    key(BACKSPACE)  # the question: tap again
+    key(BACKSPACE)  # the answer: the card goes back
+    assert table.state.phase is Phase.ROUND_OVER and table.state.round == 1
+    assert table.session.log[-1] == Undo()
+    frames(2)
+    assert app.sm.current == "table" and not app.table_screen.holding
+    assert not table.ending  # a card turned now is round 2's first card at once
+    over = i18n._("Round {round} is over. Turn the first card of round {next}.")
+    assert app.table_screen.prompt == over.format(round=1, next=2)
+    app.end_bust_hold()  # the hold's timer, had a hold been started again
+    assert app.sm.current == "table"
+    key(BACKSPACE)  # the bust itself
+    assert table.state.phase is Phase.DRAW and table.state.round == 1
+    assert [p.card for p in table.state.path] == ["SNAKE1"]
+    assert app.sm.current == "table" and not app.table_screen.holding
     app.choose_language("en")

@@ -35,7 +35,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.cards import DEFAULT_EDITION
 from companion.engine import DEFAULT_SEATS, Bust, Phase, State
-from companion.events import Start
+from companion.events import Start, Undo
 from companion.games import Games
 from companion.players import Player
 from companion.rules import DEFAULT_RULES
@@ -337,7 +337,10 @@ class CompanionApp(App):
     def _show(self, table: Table) -> None:
         state = table.state
         arrived = state.phase is not self._phase
-        if arrived:
+        # A round's end reached by an undo (of the next round's first card) was
+        # seen already: the table shows it, without its bust or its summary again.
+        again = isinstance(table.session.log[-1], Undo)
+        if arrived and not again:
             table.show_round_end()  # a card turned meanwhile waits for the summary
         c = table.collector
         notice = table.notice
@@ -375,7 +378,7 @@ class CompanionApp(App):
             # Follow the game to the screen of its phase, once per change, so a
             # player can still look back at the table after a round ended.
             self._phase = state.phase
-            if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER) or again:
                 self._hold(None)
                 self.show_screen("table")
             elif isinstance(state.last, Bust):
