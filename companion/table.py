@@ -344,6 +344,8 @@ class Table:
         self._quiet += 1
         try:
             taken = self.collector.press(seat, choice)
+            if taken:
+                self._withdraw_question()  # a seat's button: the table goes on
         except Exception as e:  # the reveal runs inside press when the countdown is 0
             taken = False
             self._failed(Step.PRESS, e)
@@ -402,15 +404,33 @@ class Table:
         chosen = self.collector.chosen
         if chosen and self._undo_armed != (self._steps, chosen):
             # Presses are never thrown away silently: the first tap says what
-            # would go, a second tap (with nothing changed) confirms.
+            # would go, a second tap (with nothing changed) confirms. The
+            # question holds the reveal until it is answered or withdrawn.
             self._undo_armed = (self._steps, chosen)
+            self._quiet += 1
+            try:
+                self.collector.hold()
+            finally:
+                self._quiet -= 1
             self.say(UndoWouldDropChoices(len(chosen), undone), "warning")
             return False
         self._undo_armed = None
         if not self._accept(Undo()):
+            self.collector.release()
             return False
         self.say(Undone(undone, len(chosen)))
         return True
+
+    @property
+    def asking(self) -> bool:
+        """Undo's question ("tap again") is open: the reveal waits for its answer."""
+        return self._undo_armed is not None
+
+    def _withdraw_question(self) -> None:
+        if self._undo_armed is not None:
+            self._undo_armed = None
+            self.collector.release()
+            self._steps += 1  # the question's notice ends with it
 
     def correct(self, pos: int, card_id: str) -> bool:
         """The card at path position ``pos`` is really ``card_id``."""
@@ -453,6 +473,7 @@ class Table:
             return False
         self.session.apply(event)
         self._steps += 1
+        self._withdraw_question()  # the step the question was about is past
         if self.state.phase is not Phase.ROUND_OVER:
             self._ending = False
         self._sync_collector()

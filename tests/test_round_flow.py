@@ -25,7 +25,7 @@ from ui_helpers import find_button, frames, tap  # noqa: E402
 
 from companion.engine import Phase  # noqa: E402
 from companion.events import Draw, Reveal, Undo  # noqa: E402
-from companion.notices import HeldForSummary  # noqa: E402
+from companion.notices import HeldForSummary, Undone, UndoWouldDropChoices  # noqa: E402
 from companion.simulate import VirtualClock  # noqa: E402
 from companion.table import Table  # noqa: E402
 from incan_companion.compose import Device, build  # noqa: E402
@@ -96,6 +96,18 @@ def read_cards(app: CompanionApp, until: int = 30) -> None:
     frames(2)
 
 
+def clear_spot(app: CompanionApp, device: Device, until: int = 60) -> None:
+    """Take the last card off the virtual table until the scanner has seen it go,
+    so the next card laid there is a new placement whichever card it is."""
+    assert device.camera.virtual is not None and device.camera.stepper is not None
+    device.camera.virtual.place(None)
+    for _frame in range(until):
+        if not device.camera.stepper.tracker.present:
+            return
+        app.tick()
+    raise AssertionError("the scanner still sees a card on an empty table")
+
+
 def bust_round_1(app: CompanionApp, clock: VirtualClock, names: tuple[str, ...]) -> None:
     app.games.leave()
     app.start_game(list(names), "incan-gold", False)
@@ -108,7 +120,7 @@ def bust_round_1(app: CompanionApp, clock: VirtualClock, names: tuple[str, ...])
 
 
 def test_a_card_turned_during_the_bust_hold_waits_for_the_summary(
-    app: CompanionApp, clock: VirtualClock
+    app: CompanionApp, clock: VirtualClock, device: Device
 ) -> None:
     """Japanese, 3 seats: Space during the bust's hold lays a card on the virtual
     table; it waits, the round's summary comes, and its button draws the card."""
@@ -120,6 +132,7 @@ def test_a_card_turned_during_the_bust_hold_waits_for_the_summary(
     over = i18n._("Round {round} is over. Turn the first card of round {next}.")
     assert app.table_screen.prompt != over.format(round=1, next=2)
     assert app.table_screen.prompt == presenters.prompt(table.state, ending=True)
+    clear_spot(app, device)
     key(SPACE)  # the virtual table's "turn a card"
     read_cards(app)
     card = table.held
@@ -148,6 +161,7 @@ def test_a_card_read_while_the_summary_is_on_show_waits_too(
     table = table_of(app)
     app.end_bust_hold()  # the hold's timer, or a tap
     assert app.sm is not None and app.sm.current == "round_end"
+    clear_spot(app, device)
     assert device.turn_virtual_card() is not None  # as the scanner's thread would read it
     read_cards(app)
     card = table.held
@@ -200,3 +214,52 @@ def test_undoing_a_rounds_first_card_does_not_play_the_last_bust_again(
     assert [p.card for p in table.state.path] == ["SNAKE1"]
     assert app.sm.current == "table" and not app.table_screen.holding
     app.choose_language("en")
+
+
+def test_undos_question_holds_the_reveal_until_it_is_answered_or_withdrawn(
+    app: CompanionApp, clock: VirtualClock
+) -> None:
+    """8 seats chosen: one tap on Undo asks, and the countdown waits for the
+    answer however long it takes; a seat's button withdraws the question and the
+    countdown starts again in full; a second tap answers it."""
+    names = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
+    app.games.leave()
+    app.start_game(list(names), "incan-gold", False)
+    table = table_of(app)
+    table.enter_card("T9")
+    for seat in range(8):
+        assert app.controls.key(str(seat + 1))
+    frames(2)
+    assert app.table_screen.countdown == "2"
+    undo = find_button(app.table_screen, "Undo")
+    tap(undo)
+    question = notice_text(UndoWouldDropChoices(8, Draw("T9")))
+    assert question in app.table_screen.status
+    assert app.table_screen.countdown == ""
+    waits = "The reveal waits: tap Undo again, or press a seat's button to go on."
+    assert app.table_screen.prompt == waits
+    for _tick in range(3):
+        clock.advance(COUNTDOWN)
+        app.tick()
+    frames(2)
+    assert table.session.log[-1] == Draw("T9")  # not revealed
+    assert question in app.table_screen.status and app.table_screen.prompt == waits
+    assert app.controls.key("1")  # Ana presses again: the table goes on
+    frames(2)
+    assert table.collector.countdown_left == COUNTDOWN and app.table_screen.countdown == "2"
+    assert question not in app.table_screen.status
+    clock.advance(COUNTDOWN)
+    app.tick()
+    frames(2)
+    assert table.session.log[-1] == Reveal(())
+    # Asked and answered: the second tap takes the card back, nothing was revealed.
+    table.enter_card("T11A")
+    for seat in range(8):
+        assert app.controls.key(str(seat + 1))
+    tap(undo)
+    clock.advance(3 * COUNTDOWN)
+    app.tick()
+    assert table.session.log[-1] == Draw("T11A")
+    tap(undo)
+    assert table.session.log[-1] == Undo() and table.state.path[-1].card == "T9"
+    assert notice_text(Undone(Draw("T11A"), 8)) in app.table_screen.status

@@ -537,3 +537,19 @@ def test_undo_never_throws_presses_away_silently(store: Store, clock: VirtualClo
     assert notice_text(table.notice.reason) == (
         "Undone: Treasure 9 is off the path; take it back. 3 seats' choices were cleared."
     )
+
+
+def test_undos_question_holds_the_reveal(store: Store, clock: VirtualClock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    for seat in range(3):
+        table.press(seat, TORCH)
+    assert table.undo() is False and table.asking
+    clock.now += 10.0
+    assert not table.tick() and table.collector.countdown_left is None
+    assert stored(store, table)[-1] == Draw("T9")
+    assert table.press(1, CAMP)  # a seat's button withdraws it: the countdown starts in full
+    assert not table.asking and table.notice is None
+    assert table.collector.countdown_left == 2.0
+    clock.now += 2.0
+    assert table.tick() and stored(store, table)[-1] == Reveal((1,))

@@ -358,6 +358,7 @@ class CompanionApp(App):
             show_odds=self.show_odds,
             bots=table.bots,
             ending=table.ending,
+            asking=table.asking,
         )
         tick = tick_cue(self._countdown_shown, view.countdown)
         if tick is not None:

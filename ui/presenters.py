@@ -246,11 +246,12 @@ def prompt(
     held: str | None = None,
     short: bool = False,
     ending: bool = False,
+    asking: bool = False,
 ) -> str:
     """The one line telling the table what to do now (``short``: without names).
 
     ``ending``: the round's end is on show (its bust, its summary), so the
-    next card is not asked for yet.
+    next card is not asked for yet. ``asking``: Undo's question is open.
     """
     if state.phase is Phase.GAME_OVER:
         return _("The game is over.")
@@ -261,6 +262,8 @@ def prompt(
             round=state.round, next=state.round + 1
         )
     if state.phase is Phase.CHOOSE:
+        if asking:  # Undo's question holds the reveal
+            return _("The reveal waits: tap Undo again, or press a seat's button to go on.")
         if countdown is not None:
             return _("Everyone has chosen. Reveal in {n}…").format(n=math.ceil(countdown))
         if short:
@@ -297,6 +300,7 @@ def table_view(
     show_odds: bool = False,
     bots: Collection[int] = (),
     ending: bool = False,
+    asking: bool = False,
 ) -> TableView:
     """The main screen. ``due``/``chosen`` come from the ChoiceCollector: who, never what."""
     hide = _hidden(state, hidden_tents)
@@ -380,9 +384,12 @@ def table_view(
     return TableView(
         heading=_("Round {round} of {rounds}").format(round=state.round, rounds=ROUNDS),
         rules=rules_label(state.rules.name),
-        prompt=prompt(state, waiting=waiting, countdown=countdown, held=held, ending=ending),
+        prompt=prompt(
+            state, waiting=waiting, countdown=countdown, held=held, ending=ending, asking=asking
+        ),
         prompt_short=prompt(
-            state, waiting=waiting, countdown=countdown, held=held, short=True, ending=ending
+            state, waiting=waiting, countdown=countdown, held=held, short=True, ending=ending,
+            asking=asking,
         ),
         on_path=on_path,
         bust=bust_text,
