@@ -38,7 +38,7 @@ def last_reason(journal: str) -> str | None:
     >>> last_reason("Segmentation fault\\n"), last_reason("")
     ('Segmentation fault', None)
     """
-    from incan_companion.commands.game import printable
+    from companion.text import printable
 
     lines = [line.strip() for line in journal.splitlines() if line.strip()]
     ours = [line for line in lines if line.startswith(_OURS)]
