@@ -137,11 +137,14 @@ def open_or_set_aside(
     path = Path(path)
     hold = lock.prepare(path)
     try:
+        files.clear_leftovers(path)
         try:
             return Store(path, clock=clock), None
         except (NotOurFile, DamagedFile) as e:
             problem = e
         aside = files.set_aside(path, clock(), str(problem))
+        if path.exists() and files.same_file(path, aside):
+            hold = lock.start_anew(path, hold)  # the new file is locked before it is there
         return Store(path, clock=clock), DataFileSetAside(str(problem), aside.name)
     finally:
         lock.unlock(hold)
