@@ -309,3 +309,27 @@ def test_the_app_starts_with_a_damaged_data_file_and_sets_it_aside(tmp_path: Pat
     assert copy.read_bytes() == damaged
     with Store(path, readonly=True) as store:
         assert store.games() == []
+
+
+def test_a_name_that_is_not_utf8_is_shown_and_named_not_fatal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One bad byte in a player's name made `stats` exit 1 and the app show no players."""
+    path = tmp_path / "games.sqlite"
+    with Store(path) as store:
+        game = store.new_game(START)
+        store.link_players(game, START.seats)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE players SET name = CAST(X'416e61ff' AS TEXT) WHERE name = 'Ana'")
+    db.commit()
+    db.close()
+    with Store(path) as store, caplog.at_level("WARNING"):
+        names = sorted(p.name for p in store.players())
+    assert names == ["Ana\ufffd", "Bo", "Cy"]
+    assert "player 1's name is not UTF-8 text" in caplog.text
+    done = subprocess.run(
+        [sys.executable, "-m", "incan_companion", "stats", str(path), "--json"],
+        capture_output=True, text=True, timeout=paced(60), check=False,
+        env={**os.environ, "KIVY_NO_ARGS": "1"}, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
