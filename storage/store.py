@@ -161,6 +161,8 @@ def open_or_set_aside(
         except (NotOurFile, DamagedFile) as e:
             problem = e
         aside = files.set_aside(path, clock(), str(problem))
+        _log.warning("%s; it was set aside as %s and a new data file started; to save its "
+                     "games: incan-companion recover %s", problem, aside, aside)  # fmt: skip
         if path.exists() and files.same_file(path, aside):
             hold = lock.start_anew(path, hold)  # the new file is locked before it is there
         return Store(path, clock=clock), DataFileSetAside(str(problem), aside.name)

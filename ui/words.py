@@ -261,9 +261,12 @@ def notice_text(reason: Reason) -> str:
                 return _("No seat buttons: {reason}").format(reason=detail)
             return _("No GPIO here: the keyboard stands in for the buttons.")
         case DataFileSetAside(problem, aside):
-            return _("{problem}. It was set aside as {name}; a new data file was started.").format(
-                problem=problem, name=aside
-            )
+            return " ".join((
+                _("{problem}. It was set aside as {name}; a new data file was started.").format(
+                    problem=problem, name=aside
+                ),
+                _("To save its games: incan-companion recover {name}").format(name=aside),
+            ))  # fmt: skip
         case CameraMissed(card):
             return _("The camera missed {card}: entered by hand.").format(card=card)
         case NoCameraFound():
