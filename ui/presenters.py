@@ -275,6 +275,16 @@ def countdown_text(left: float | None) -> str:
     return "" if left is None else str(math.ceil(left))
 
 
+def take_out_line(card: str | None) -> str:
+    """What the table takes out of the game after a bust ("" when nothing):
+    said on the table and on the round's summary alike."""
+    if not card:
+        return ""
+    return _("Take one {hazard} card ({card}) out of the game.").format(
+        hazard=card_name(card), card=card
+    )
+
+
 def table_view(
     state: State,
     *,
@@ -345,11 +355,7 @@ def table_view(
         if hazards
         else ""
     )
-    remove = ""
-    if state.to_remove:
-        remove = _("Take one {hazard} card ({card}) out of the game.").format(
-            hazard=card_name(state.to_remove), card=state.to_remove
-        )
+    remove = take_out_line(state.to_remove)
     status_parts = [camera_text(camera)] if camera is not None else []
     if held and notice != CardHeld(held):  # the notice already says it
         status_parts.append(
@@ -550,11 +556,7 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
         )
     bust = isinstance(state.last, Bust)
     how = last_event(state) if bust else _("Everyone has left the temple.")
-    remove = ""
-    if state.to_remove:
-        remove = _("Take one {hazard} card ({card}) out of the game.").format(
-            hazard=card_name(state.to_remove), card=state.to_remove
-        )
+    remove = take_out_line(state.to_remove)
     lost = ""
     if end and end.lost:
         lost = ngettext(
@@ -676,8 +678,8 @@ def game_over_view(state: State) -> GameOverView:
     """Final scores ranked by the rules (score, then artifacts), the winner(s), the
     tie-breaks, and the chart of scores."""
     winners = state.winners if state.phase is Phase.GAME_OVER else ()
-    # Two msgids, not ngettext: "Winner: {names}" is describe.py's msgid too,
-    # and "Winners" is only ever said of two or more seats.
+    # Two msgids, not ngettext: "Winner: {names}" is the command line's msgid
+    # too (ui/words.py), and "Winners" is only ever said of two or more seats.
     one = len(winners) == 1
     win_text = (_("Winner: {names}") if one else _("Winners: {names}")).format(
         names=names(state, list(winners))
