@@ -129,6 +129,9 @@ class Autoplay:
         if state.phase is Phase.GAME_OVER:
             app.show_screen("game_over")  # as the table taps "Final scores"
             return True
+        if state.phase is Phase.ROUND_OVER and table.ending:
+            app.close_round_end("table")  # as the table taps "Show the table"
+            return False
         if state.phase is Phase.CHOOSE:
             self._choose()
             table.tick()  # the demo drives the countdown on its own clock

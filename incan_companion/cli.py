@@ -50,6 +50,7 @@ COMMANDS: dict[str, str] = {
     "scan": "vision",
     "stickers": "vision",
     "buttons": "buttons",
+    "fault": "fault",
 }
 
 

@@ -34,6 +34,7 @@ from companion.notices import (
     Failed,
     GameIsOver,
     HeldDropped,
+    HeldForSummary,
     HeldReturned,
     NoCameraFound,
     NoCardToTurn,
@@ -221,6 +222,10 @@ def notice_text(reason: Reason) -> str:
             return _why_not(card, why)
         case CardHeld(card):
             return _("{card} waits until the choices are revealed.").format(
+                card=card_name(card).capitalize()
+            )
+        case HeldForSummary(card):
+            return _("{card} waits: tap Show the table to lay it on the path.").format(
                 card=card_name(card).capitalize()
             )
         case HeldReturned(card):

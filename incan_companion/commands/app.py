@@ -134,6 +134,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                        hidden_tents=config.hidden_tents,
                        sounds=SoundBoard(volume=volume, muted=muted),
                        screenshot=Path(args.screenshot) if args.screenshot else None)
+    _tell_systemd(app)
     if args.quit_after is not None:
         from kivy.clock import Clock
 
@@ -146,6 +147,23 @@ def cmd_run(args: argparse.Namespace) -> int:
         app.on_first_frame.append(_report_start)
     app.run()
     return EXIT_OK
+
+
+def _tell_systemd(app: Any) -> None:
+    """Ready once the first screen is drawn; alive at every watchdog tick, sent from
+    the UI loop itself, so a hung screen stops the ticks and systemd restarts the
+    kiosk (deploy/incan-companion.service: Type=notify, WatchdogSec=)."""
+    from kivy.clock import Clock
+
+    from incan_companion.notify import notify, watchdog_interval
+
+    def ready(_app: Any) -> None:
+        notify("READY=1")
+        interval = watchdog_interval()  # systemd watches from READY on
+        if interval is not None:
+            Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), interval)
+
+    app.on_first_frame.append(ready)
 
 
 def _report_start(app: Any) -> None:
