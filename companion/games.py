@@ -27,7 +27,7 @@ from companion.events import Start
 from companion.notices import CameraStatus, Failed, Level, Reason, Step
 from companion.players import Player
 from companion.ports import Clock, EventStore, SeatLights
-from companion.remembered import GameOption, Key, Remembered, flag, recall, remember
+from companion.remembered import GameOption, Remembered, SettingKey, flag, recall, remember
 from companion.session import Session
 from companion.stats import Played
 from companion.table import Table
@@ -39,12 +39,12 @@ _log = logging.getLogger(__name__)
 # The stored names, as before (companion.remembered holds them all).
 HIDDEN_TENTS = GameOption.HIDDEN_TENTS
 ABANDONED = GameOption.ABANDONED
-LANGUAGE = Key.LANGUAGE
-LAST_TABLE = Key.LAST_TABLE
-SOUND_VOLUME = Key.SOUND_VOLUME
-SOUND_MUTED = Key.SOUND_MUTED
-ODDS = Key.ODDS
-DECK = Key.DECK
+LANGUAGE = SettingKey.LANGUAGE
+LAST_TABLE = SettingKey.LAST_TABLE
+SOUND_VOLUME = SettingKey.SOUND_VOLUME
+SOUND_MUTED = SettingKey.SOUND_MUTED
+ODDS = SettingKey.ODDS
+DECK = SettingKey.DECK
 
 T = TypeVar("T")
 

@@ -8,8 +8,8 @@ earlier version reads the same; a value that does not read is its default.
 >>> from companion.memory import MemoryStore
 >>> store = MemoryStore()
 >>> remember(store, odds=True, volume=0.8, muted=False, last_table=("Zofia", "Bo", "Cy"))
->>> store.setting(Key.ODDS), store.setting(Key.SOUND_VOLUME), store.setting(Key.LAST_TABLE)
-('1', '0.80', '["Zofia", "Bo", "Cy"]')
+>>> [store.setting(k) for k in (SettingKey.ODDS, SettingKey.SOUND_VOLUME, SettingKey.LAST_TABLE)]
+['1', '0.80', '["Zofia", "Bo", "Cy"]']
 >>> said = recall(store)
 >>> said.odds, said.volume, said.muted, said.last_table, said.language
 (True, 0.8, False, ('Zofia', 'Bo', 'Cy'), None)
@@ -24,10 +24,10 @@ from dataclasses import dataclass
 from companion.cards import DEFAULT_EDITION, EDITIONS
 from companion.ports import Settings
 
-__all__ = ["GameOption", "Key", "Remembered", "flag", "recall", "remember"]
+__all__ = ["GameOption", "Remembered", "SettingKey", "flag", "recall", "remember"]
 
 
-class Key(enum.StrEnum):
+class SettingKey(enum.StrEnum):
     """The device's settings, by the names the data file keeps them under."""
 
     LANGUAGE = "language"  # the set-up screen's choice
@@ -69,14 +69,14 @@ def read_flag(said: str | None) -> bool | None:
 
 def recall(settings: Settings) -> Remembered:
     """Every setting of the device, read (raises what the store raises)."""
-    deck = settings.setting(Key.DECK)
+    deck = settings.setting(SettingKey.DECK)
     return Remembered(
-        language=settings.setting(Key.LANGUAGE),
-        last_table=_names(settings.setting(Key.LAST_TABLE)),
+        language=settings.setting(SettingKey.LANGUAGE),
+        last_table=_names(settings.setting(SettingKey.LAST_TABLE)),
         deck=deck if deck in EDITIONS else DEFAULT_EDITION,
-        odds=read_flag(settings.setting(Key.ODDS)) is True,
-        volume=_volume(settings.setting(Key.SOUND_VOLUME)),
-        muted=read_flag(settings.setting(Key.SOUND_MUTED)),
+        odds=read_flag(settings.setting(SettingKey.ODDS)) is True,
+        volume=_volume(settings.setting(SettingKey.SOUND_VOLUME)),
+        muted=read_flag(settings.setting(SettingKey.SOUND_MUTED)),
     )
 
 
@@ -91,14 +91,14 @@ def remember(
     muted: bool | None = None,
 ) -> None:
     """Keep the settings given (None: left as they are), in their stored form."""
-    said: dict[Key, str | None] = {
-        Key.LANGUAGE: language,
-        Key.LAST_TABLE: None if last_table is None
+    said: dict[SettingKey, str | None] = {
+        SettingKey.LANGUAGE: language,
+        SettingKey.LAST_TABLE: None if last_table is None
         else json.dumps(list(last_table), ensure_ascii=False),
-        Key.DECK: deck,
-        Key.ODDS: None if odds is None else flag(odds),
-        Key.SOUND_VOLUME: None if volume is None else f"{volume:.2f}",
-        Key.SOUND_MUTED: None if muted is None else flag(muted),
+        SettingKey.DECK: deck,
+        SettingKey.ODDS: None if odds is None else flag(odds),
+        SettingKey.SOUND_VOLUME: None if volume is None else f"{volume:.2f}",
+        SettingKey.SOUND_MUTED: None if muted is None else flag(muted),
     }  # fmt: skip
     for key, value in said.items():
         if value is not None:

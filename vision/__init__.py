@@ -14,7 +14,7 @@ command line stays fast):
   still scene is not decoded again; only ``companion.cards`` payloads become
   cards.
 * ``vision.tracker``: ``Tracker().step(cards, foreign) -> events``
-  (``CardPlaced``, ``NotACard``, ``TwoCards``); pure Python.
+  (``CardPlaced``, ``ForeignPlaced``, ``TwoCards``); pure Python.
 * ``vision.scanner``: ``Scanner(source, on_card, on_notice, on_status)`` on
   its own thread, with ``process(image)``/``step()`` for deterministic use.
 * ``vision.stickers``: the printable sticker sheet (PDF).
