@@ -301,6 +301,7 @@ def table_view(
     hidden_tents: bool = False,
     due: Collection[int] = (),
     chosen: Collection[int] = (),
+    waiting: Collection[int] | None = None,
     countdown: float | None = None,
     held: str | None = None,
     camera: CameraStatus | None = None,
@@ -312,7 +313,9 @@ def table_view(
     ending: bool = False,
     asking: bool = False,
 ) -> TableView:
-    """The main screen. ``due``/``chosen`` come from the ChoiceCollector: who, never what."""
+    """The main screen. ``due``/``chosen``/``waiting`` come from the ChoiceCollector
+    (``waiting_for``): who, never what; ``waiting`` defaults to the due seats
+    that have not chosen."""
     hide = _hidden(state, hidden_tents)
     hazards_seen: set[str] = set()
     bust = state.last if isinstance(state.last, Bust) else None
@@ -375,7 +378,8 @@ def table_view(
         )
     if notice is not None:
         status_parts.append(notice_text(notice))
-    waiting = [i for i in due if i not in chosen]
+    if waiting is None:
+        waiting = [i for i in due if i not in chosen]
     on_path = ""
     if state.pooled and state.phase is Phase.CHOOSE:
         rest = state.pooled[1]
