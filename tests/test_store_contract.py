@@ -72,6 +72,9 @@ def test_an_unknown_game_is_the_cores_no_such_game(store: EventStore) -> None:
         store.session(7)
     with pytest.raises(NoSuchGameError):
         store.delete_game(7)
+    with pytest.raises(NoSuchGameError):
+        store.link_players(7, ("Ana", "Bo", "Cy"))
+    assert store.players() == []
     assert issubclass(NoSuchGameError, StoredDataError)
     assert issubclass(NoSuchGameError, LookupError)
 
