@@ -55,7 +55,7 @@ def _check_bots(start: Start) -> None:
         raise BadBots("every seat is a bot: a game needs at least one person")
 
 
-class NothingToUndo(RuleError):
+class NothingToUndoError(RuleError):
     """Undo with only the start of the game left."""
 
 
@@ -161,7 +161,7 @@ class Session:
         match event:
             case Undo():
                 if len(self._frames) == 1:
-                    raise NothingToUndo("nothing to undo")
+                    raise NothingToUndoError("nothing to undo")
                 self._frames.pop()
             case Start():
                 raise NotFirst("start is only allowed on the first line")

@@ -4,7 +4,7 @@ Everything the table does reaches the game through one :class:`Table`: the
 scanner's cards, the seat buttons, the touchscreen's fixes. It holds the
 :class:`~companion.session.Session`, the store with
 the game's number, and the :class:`~companion.choices.ChoiceCollector` of the
-secret torch/camp choices. The store is any :class:`~companion.ports.EventStore`.
+secret torch/camp choices. The store is any :class:`~companion.ports.GameLog`.
 
 Why it exists as its own plain-Python object (no Kivy, no threads, an
 injected clock): this is the device's behaviour, and it must be testable
@@ -13,7 +13,7 @@ turn by turn with fake time and a real data file.
 Rules it keeps:
 
 - Every event is first checked (``Session.preview``), then stored durably
-  (``EventStore.append``), and only then applied and shown. A power cut never
+  (``GameLog.append``), and only then applied and shown. A power cut never
   loses what was on the screen, and a refused or unsaved event changes
   nothing.
 - The collector is open with ``state.due`` exactly while the state is in the
@@ -82,7 +82,7 @@ from companion.notices import (
     Undone,
     UndoWouldDropChoices,
 )
-from companion.ports import Clock, EventStore
+from companion.ports import Clock, GameLog
 from companion.session import Session
 
 __all__ = ["MAX_NOTICES", "Table"]
@@ -103,7 +103,7 @@ class Table:
 
     def __init__(
         self,
-        store: EventStore,
+        store: GameLog,
         game: int,
         session: Session,
         *,
@@ -138,7 +138,7 @@ class Table:
     @classmethod
     def new(
         cls,
-        store: EventStore,
+        store: GameLog,
         start: Start,
         *,
         countdown: float = DEFAULT_COUNTDOWN,
@@ -156,7 +156,7 @@ class Table:
     @classmethod
     def resume(
         cls,
-        store: EventStore,
+        store: GameLog,
         game: int,
         *,
         countdown: float = DEFAULT_COUNTDOWN,

@@ -71,17 +71,24 @@ def test_the_check_finds_a_module_loaded_by_name(tmp_path: Path) -> None:
     ]
 
 
-def test_importing_the_core_loads_nothing_outward() -> None:
-    # Every module of the core, so a new one cannot slip past.
-    modules = sorted(f"companion.{p.stem}" for p in CORE.glob("*.py") if p.stem != "__init__")
+def _imports_nothing_of(package: str, forbidden: tuple[str, ...]) -> list[str]:
+    """Import every module of ``package`` in a fresh interpreter (so a new one
+    cannot slip past), and fail if any of ``forbidden`` got loaded; the modules."""
+    modules = sorted(f"{package}.{p.stem}" for p in (ROOT / package).glob("*.py")
+                     if p.stem != "__init__")  # fmt: skip
     code = (
         f"import sys\nimport {', '.join(modules)}\n"
-        f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {OUTWARD!r})\n"
+        f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {forbidden!r})\n"
         "print(bad); sys.exit(1 if bad else 0)"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           cwd=ROOT, check=False, timeout=paced(60))
     assert done.returncode == 0, done.stdout + done.stderr
+    return modules
+
+
+def test_importing_the_core_loads_nothing_outward() -> None:
+    modules = _imports_nothing_of("companion", OUTWARD)
     assert "companion.odds" in modules and len(modules) >= 14
 
 
@@ -107,14 +114,5 @@ def test_the_import_contracts_are_declared_and_kept() -> None:
 
 
 def test_importing_storage_loads_only_the_core() -> None:
-    storage = ROOT / "storage"
-    modules = sorted(f"storage.{p.stem}" for p in storage.glob("*.py") if p.stem != "__init__")
-    code = (
-        f"import sys\nimport {', '.join(modules)}\n"
-        f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {BESIDE_STORAGE!r})\n"
-        "print(bad); sys.exit(1 if bad else 0)"
-    )
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=ROOT, check=False, timeout=paced(60))
-    assert done.returncode == 0, done.stdout + done.stderr
+    modules = _imports_nothing_of("storage", BESIDE_STORAGE)
     assert {"storage.lock", "storage.log", "storage.schema", "storage.history"} <= set(modules)

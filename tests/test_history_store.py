@@ -12,7 +12,7 @@ from test_stats import GAME_1, GAME_2
 
 from companion.events import Correct, Draw, Event, Reveal, Start, Undo
 from companion.games import HIDDEN_TENTS, Games
-from companion.ports import MergeRefusedError, NameTakenError, NoSuchGameError
+from companion.ports import EventStore, MergeRefusedError, NameTakenError, NoSuchGameError
 from companion.session import Session
 from companion.stats import summarize
 from storage import APPLICATION_ID, SCHEMA_VERSION, Store
@@ -51,7 +51,7 @@ def lines(*events: Event) -> list[str]:
     return [to_line(e) for e in events]
 
 
-def stored(store: Store, start: Start, steps: tuple[str | list[int], ...]) -> int:
+def stored(store: EventStore, start: Start, steps: tuple[str | list[int], ...]) -> int:
     game = store.new_game(start)
     store.link_players(game, start.seats)
     for step in steps:

@@ -10,7 +10,7 @@ from helpers import lefts, play
 
 from companion.engine import Phase, Status
 from companion.events import Correct, Draw, Reveal, Start, Undo
-from companion.session import CorrectionRefused, LogError, NothingToUndo, Session
+from companion.session import CorrectionRefused, LogError, NothingToUndoError, Session
 from incan_companion.commands.game import replay_log
 from incan_companion.errors import BadInput
 
@@ -25,7 +25,7 @@ def test_undo_takes_back_the_latest_event_and_is_repeatable() -> None:
     assert game.state.phase is Phase.CHOOSE
     game.apply(Undo())
     assert game.state.path == ()
-    with pytest.raises(NothingToUndo):
+    with pytest.raises(NothingToUndoError):
         game.apply(Undo())
     assert len(game.log) == 7  # start, 3 events, 3 undos: the refused undo is not logged
 

@@ -349,6 +349,7 @@ class CompanionApp(App):
             hidden_tents=self.hidden_tents,
             due=c.due,
             chosen=c.chosen,
+            waiting=c.waiting_for,
             countdown=c.countdown_left,
             held=table.held,
             camera=table.camera,

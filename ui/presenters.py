@@ -285,12 +285,23 @@ def countdown_text(left: float | None) -> str:
     return "" if left is None else str(math.ceil(left))
 
 
+def take_out_line(card: str | None) -> str:
+    """What the table takes out of the game after a bust ("" when nothing):
+    said on the table and on the round's summary alike."""
+    if not card:
+        return ""
+    return _("Take one {hazard} card ({card}) out of the game.").format(
+        hazard=card_name(card), card=card
+    )
+
+
 def table_view(
     state: State,
     *,
     hidden_tents: bool = False,
     due: Collection[int] = (),
     chosen: Collection[int] = (),
+    waiting: Collection[int] | None = None,
     countdown: float | None = None,
     held: str | None = None,
     camera: CameraStatus | None = None,
@@ -302,7 +313,9 @@ def table_view(
     ending: bool = False,
     asking: bool = False,
 ) -> TableView:
-    """The main screen. ``due``/``chosen`` come from the ChoiceCollector: who, never what."""
+    """The main screen. ``due``/``chosen``/``waiting`` come from the ChoiceCollector
+    (``waiting_for``): who, never what; ``waiting`` defaults to the due seats
+    that have not chosen."""
     hide = _hidden(state, hidden_tents)
     hazards_seen: set[str] = set()
     bust = state.last if isinstance(state.last, Bust) else None
@@ -357,11 +370,7 @@ def table_view(
         if hazards
         else ""
     )
-    remove = ""
-    if state.to_remove:
-        remove = _("Take one {hazard} card ({card}) out of the game.").format(
-            hazard=card_name(state.to_remove), card=state.to_remove
-        )
+    remove = take_out_line(state.to_remove)
     status_parts = [camera_text(camera)] if camera is not None else []
     if held and state.phase is Phase.CHOOSE and notice != CardHeld(held):  # said already
         status_parts.append(
@@ -369,7 +378,8 @@ def table_view(
         )
     if notice is not None:
         status_parts.append(notice_text(notice))
-    waiting = [i for i in due if i not in chosen]
+    if waiting is None:
+        waiting = [i for i in due if i not in chosen]
     on_path = ""
     if state.pooled and state.phase is Phase.CHOOSE:
         rest = state.pooled[1]
@@ -567,11 +577,7 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
         )
     bust = isinstance(state.last, Bust)
     how = last_event(state) if bust else _("Everyone has left the temple.")
-    remove = ""
-    if state.to_remove:
-        remove = _("Take one {hazard} card ({card}) out of the game.").format(
-            hazard=card_name(state.to_remove), card=state.to_remove
-        )
+    remove = take_out_line(state.to_remove)
     lost = ""
     if end and end.lost:
         lost = ngettext(
@@ -693,8 +699,8 @@ def game_over_view(state: State) -> GameOverView:
     """Final scores ranked by the rules (score, then artifacts), the winner(s), the
     tie-breaks, and the chart of scores."""
     winners = state.winners if state.phase is Phase.GAME_OVER else ()
-    # Two msgids, not ngettext: "Winner: {names}" is describe.py's msgid too,
-    # and "Winners" is only ever said of two or more seats.
+    # Two msgids, not ngettext: "Winner: {names}" is the command line's msgid
+    # too (ui/words.py), and "Winners" is only ever said of two or more seats.
     one = len(winners) == 1
     win_text = (_("Winner: {names}") if one else _("Winners: {names}")).format(
         names=names(state, list(winners))

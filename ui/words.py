@@ -49,6 +49,7 @@ from companion.notices import (
     UndoWouldDropChoices,
 )
 from companion.review import Review, SeatReview
+from companion.session import NothingToUndoError
 from companion.stats import HeadToHead, PlayerStats
 from companion.text import cut, printable
 from ui.i18n import _, language, ngettext, pgettext
@@ -251,7 +252,7 @@ def notice_text(reason: Reason) -> str:
                 chosen,
             ).format(n=chosen, what=_step_name(event))
         case StepRefused(rule, detail):
-            if rule == "NothingToUndo":
+            if rule == NothingToUndoError.__name__:  # the session's own refusal
                 return _("Nothing to undo.")
             return detail  # the log reader's own text: a bug's trace, not a table's event
         case Failed(step, error):

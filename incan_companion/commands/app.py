@@ -20,7 +20,7 @@ from typing import Any
 from companion.engine import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
 from companion.rules import DEFAULT_RULES, RULE_SETS
 from incan_companion.errors import EXIT_FAILURE, EXIT_OK, BadInput
-from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS
+from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS, CameraChoice, SeatInput
 
 __all__ = ["cmd_demo", "cmd_run", "register"]
 
@@ -38,9 +38,10 @@ def register(sub: Any) -> None:
                         help="fill the screen (the device)")
     screen.add_argument("--windowed", dest="fullscreen", action="store_false",
                         help="an 800x480 window (default)")
-    p.add_argument("--buttons", choices=[s for s in SEAT_INPUTS if s != "mock"], default="auto",
+    p.add_argument("--buttons", choices=[s for s in SEAT_INPUTS if s != SeatInput.MOCK],
+                   default=SeatInput.AUTO,
                    help="seat buttons: the Pi's GPIO when present (auto), or the keyboard")
-    p.add_argument("--camera", choices=CAMERA_CHOICES, default="config",
+    p.add_argument("--camera", choices=CAMERA_CHOICES, default=CameraChoice.CONFIG,
                    help="card camera: as configured (virtual table when none is found), "
                    "the virtual table, or none (cards entered by tapping)")
     p.add_argument("--screenshot", metavar="PNG", help="save the screen when quitting")
