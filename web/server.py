@@ -131,6 +131,7 @@ class Client:
     seat: int | None = None  # None: a watcher
     generation: int = 0
     pending: str | None = None
+    view: str | None = None  # the table's view last given to it
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     close_code: int | None = None
@@ -142,6 +143,7 @@ class Latest:
 
     game: int | None = None
     views: dict[str, str] = field(default_factory=dict)  # language -> the table's JSON
+    made: bool = False  # False until the table's first view
 
 
 class Hub:
@@ -162,21 +164,30 @@ class Hub:
     def update(self, game: int | None, views: dict[str, dict[str, Any] | None]) -> None:
         if game != self.latest.game:
             self.seen.clear()  # a new game: choice ids start again
-        self.latest = Latest(game, {code: json.dumps(view, ensure_ascii=False,
-                                                     separators=(",", ":"))
-                                    for code, view in views.items()})
+        made = {code: json.dumps(view, ensure_ascii=False, separators=(",", ":"))
+                for code, view in views.items()}
+        # An unchanged view stays the same string, so a client is not sent it twice.
+        kept = self.latest.views
+        self.latest = Latest(game, {code: kept[code] if kept.get(code) == text else text
+                                    for code, text in made.items()}, made=True)
         self.asked -= set(views)
         for client in list(self.clients):
             self.offer(client)
 
     def offer(self, client: Client) -> None:
         """Give ``client`` the newest view in its language (asked for if not made)."""
+        if client.close_code is not None:
+            return  # its last words are on their way: nothing may overwrite them
         view = self.latest.views.get(client.language)
         if view is None:
-            if client.language not in self.asked:
+            # Before the table's first view nothing is asked: that view is coming.
+            if self.latest.made and client.language not in self.asked:
                 self.asked.add(client.language)
                 self.on_language(client.language)
             return
+        if view is client.view:
+            return  # the same view again (a change the pages do not show): nothing new
+        client.view = view
         if client.seat is None:
             client.pending = f'{{"type":"table","table":{view}}}'
         else:

@@ -1,0 +1,393 @@
+"""The phones' pages on a real server (uvicorn on its own thread, loopback only),
+spoken to with a real websocket client: the seats' links, what a watcher is
+told before a reveal, choices sent twice or late, foreign sites, the logs,
+a server that cannot start, and closing.
+
+The test's own thread plays the UI thread: the phones' choices reach the
+table through the inbox's ``post``, which queues them here (as Kivy's clock
+does in the app) until :func:`pump` runs them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import logging
+import queue
+import socket
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from websockets.exceptions import ConnectionClosed, InvalidStatus
+from websockets.sync.client import ClientConnection, connect
+
+from companion.events import Start
+from companion.games import Games
+from companion.inbox import Inbox
+from companion.memory import MemoryStore
+from companion.notices import Failed, Step
+from companion.simulate import VirtualClock
+from web.pairing import Pairing
+from web.phones import Phones
+from web.server import choose_language
+
+NAMES = ("Ana", "Bo", "Cy")
+WAIT_S = 10.0  # the most any step may take before the test fails (never slept)
+
+
+class Table:
+    """A table with phones, on loopback: the test's thread is its UI thread."""
+
+    def __init__(self, countdown: float = 2.0) -> None:
+        self.posted: queue.Queue[Callable[[], None]] = queue.Queue()
+        self.clock = VirtualClock(0.0)
+        self.games = Games(MemoryStore(), countdown=countdown, clock=self.clock)
+        self.inbox = Inbox(self.games, self.posted.put)
+        self.phones = Phones(self.inbox, self.posted.put, addresses=("127.0.0.1",), port=0,
+                             language=lambda: "en")
+        self.connections = contextlib.ExitStack()
+
+    def new_game(self, names: tuple[str, ...] = NAMES) -> Any:
+        table = self.games.new_game(Start(names))
+        self.phones.follow(table)
+        return table
+
+    @property
+    def table(self) -> Any:
+        return self.games.table
+
+    def pump(self, until: Callable[[], bool]) -> None:
+        """Run what the server posted until ``until()`` holds (or fail after WAIT_S)."""
+        deadline = time.monotonic() + WAIT_S
+        while not until():
+            try:
+                self.posted.get(timeout=max(0.0, deadline - time.monotonic()))()
+            except queue.Empty:
+                raise AssertionError("the table never got there") from None
+
+    def base(self) -> str:
+        return self.phones.links().watch.removesuffix("/watch")
+
+    def ws(self, role: str, *, origin: str | None = None, lang: str = "") -> ClientConnection:
+        base = self.base()
+        query = f"?lang={lang}" if lang else ""
+        return self.connections.enter_context(connect(
+            base.replace("http://", "ws://") + f"/ws/{role}{query}",
+            origin=origin or base, proxy=None, open_timeout=WAIT_S,  # type: ignore[arg-type]
+        ))
+
+    def seat(self, seat: int, token: str | None = None) -> ClientConnection:
+        ws = self.ws("seat")
+        token = token if token is not None else self.phones.links().seats[seat][1].split("#")[1]
+        ws.send(json.dumps({"type": "hello", "token": token}))
+        return ws
+
+
+def recv(ws: ClientConnection) -> dict[str, Any]:
+    return dict(json.loads(ws.recv(timeout=WAIT_S)))
+
+
+def recv_until(ws: ClientConnection, done: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+    """Every message up to and including the first that ``done`` says is it."""
+    got = []
+    while True:
+        m = recv(ws)
+        got.append(m)
+        if done(m):
+            return got
+
+
+@pytest.fixture
+def t() -> Iterator[Table]:
+    table = Table()
+    table.new_game()
+    assert table.phones.turn_on(), table.phones.error
+    yield table
+    table.phones.close()
+    table.connections.close()
+
+
+def choose(ws: ClientConnection, choice: str, turn: str, cid: str) -> dict[str, Any]:
+    ws.send(json.dumps({"type": "choose", "choice": choice, "turn": turn, "id": cid}))
+    return recv_until(ws, lambda m: m["type"] in ("ack", "refused", "error"))[-1]
+
+
+def seat_state(ws: ClientConnection) -> dict[str, Any]:
+    """The first seat message (after the welcome)."""
+    return recv_until(ws, lambda m: m["type"] == "seat")[-1]
+
+
+# --- pairing ------------------------------------------------------------------------------
+
+
+def test_a_seat_link_acts_for_its_own_seat_and_no_other(t: Table) -> None:
+    t.table.enter_card("T5A")
+    bo = t.seat(1)
+    assert recv(bo) == {"type": "welcome", "seat": 1, "language": "en"}
+    state = seat_state(bo)
+    assert state["seat"] == 1 and state["table"]["seats"][1]["name"] == "Bo"
+    assert choose(bo, "camp", state["table"]["turn"], "a1") == {"type": "ack", "id": "a1"}
+    t.pump(lambda: t.table.collector.chosen == {1})
+    # Bo's token says nothing of Ana's seat, and a made-up or shortened one is refused.
+    for token in ("x" * 43, t.phones.links().seats[0][1].split("#")[1][:-1], ""):
+        other = t.seat(0, token)
+        assert recv(other) == {"type": "refused", "reason": "token"}
+        with pytest.raises(ConnectionClosed) as closed:
+            other.recv(timeout=WAIT_S)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 4403
+    assert t.table.collector.chosen == {1}
+    bo.close()
+
+
+def test_a_new_game_or_new_codes_stop_the_old_links(t: Table) -> None:
+    old = t.phones.links().seats[2][1]
+    cy = t.seat(2)
+    seat_state(cy)
+    t.phones.repair()  # the table's "New codes"
+    assert recv_until(cy, lambda m: m["type"] == "refused")[-1] == {
+        "type": "refused", "reason": "unpaired"}
+    new = t.phones.links().seats[2][1]
+    assert new != old and len(new.split("#")[1]) == 43  # 32 random bytes, base64url
+    assert recv(t.seat(2, old.split("#")[1]))["type"] == "refused"
+    assert recv(t.seat(2, new.split("#")[1]))["type"] == "welcome"
+    t.new_game(("Ana", "Bo", "Cy", "Di"))
+    assert recv(t.seat(2, new.split("#")[1]))["type"] == "refused"
+    assert len(t.phones.links().seats) == 4
+
+
+def test_a_phone_that_comes_back_gets_its_seat_and_state(t: Table) -> None:
+    t.table.enter_card("T7A")
+    ana = t.seat(0)
+    turn = seat_state(ana)["table"]["turn"]
+    choose(ana, "torch", turn, "b1")
+    t.pump(lambda: t.table.collector.chosen == {0})
+    ana.close()  # the phone slept, or reloaded
+    again = t.seat(0)
+    state = seat_state(again)
+    assert state["seat"] == 0 and state["table"]["turn"] == turn
+    assert state["table"]["seats"][0]["chosen"] is True and state["table"]["seats"][0]["due"]
+
+
+# --- choices -----------------------------------------------------------------------------
+
+
+def test_a_choice_sent_twice_counts_once(t: Table) -> None:
+    t.table.enter_card("T5A")
+    phones = [t.seat(s) for s in range(3)]
+    turn = seat_state(phones[0])["table"]["turn"]
+    for ws in phones[1:]:
+        seat_state(ws)
+    assert choose(phones[0], "torch", turn, "c1") == {"type": "ack", "id": "c1"}
+    assert choose(phones[0], "camp", turn, "c2") == {"type": "ack", "id": "c2"}
+    # The first message again (a retry after a lost acknowledgement) changes nothing.
+    assert choose(phones[0], "torch", turn, "c1") == {"type": "ack", "id": "c1", "again": True}
+    choose(phones[1], "torch", turn, "d1")
+    choose(phones[2], "torch", turn, "e1")
+    t.pump(lambda: t.table.collector.chosen == {0, 1, 2})
+    t.clock.advance(2.0)
+    assert t.table.tick()
+    log = t.table.session.log
+    assert log[-1].camp == (0,)  # Ana's second choice, camp, is the one revealed
+    # 5 gems split 3 ways: 1 each and 2 left; Ana leaves alone and banks 1 + 2.
+    assert [s.banked for s in t.table.state.seats] == [3, 0, 0]
+
+
+def test_a_choice_for_a_turn_already_revealed_does_not_count_in_the_next(t: Table) -> None:
+    t.table.enter_card("T5A")
+    ana = t.seat(0)
+    first = seat_state(ana)["table"]["turn"]
+    for seat in (0, 1, 2):
+        t.table.press(seat, __import__("companion.choices").choices.Choice.TORCH)
+    t.clock.advance(2.0)
+    assert t.table.tick()
+    t.table.enter_card("T7A")
+    second = t.table.state
+    assert second.phase.value == "choose" and first == "1.1.1"
+    choose(ana, "camp", first, "late")  # sent before the reveal, arriving after it
+    t.pump(lambda: t.posted.empty())
+    assert t.table.collector.chosen == frozenset()
+    choose(ana, "camp", "1.1.2", "now")
+    t.pump(lambda: t.table.collector.chosen == {0})
+
+
+# --- secrets ------------------------------------------------------------------------------
+
+
+def _watch_until_reveal(choices: tuple[str, str, str]) -> tuple[list[str], dict[str, Any]]:
+    """A game where the seats choose ``choices`` on their phones: every raw message
+    a watcher gets before the reveal (waiting for each step's own), and the first
+    after it."""
+    t = Table()
+    t.new_game()
+    assert t.phones.turn_on()
+    try:
+        watcher = t.ws("watch")
+        raw: list[str] = []
+
+        def watch_until(done: Callable[[dict[str, Any]], bool]) -> dict[str, Any]:
+            while True:
+                raw.append(str(watcher.recv(timeout=WAIT_S)))
+                message = json.loads(raw[-1])
+                if message["type"] == "table" and done(message["table"]):
+                    return dict(message)
+
+        watch_until(lambda table: table["path"] == [])
+        t.table.enter_card("T5A")
+        watch_until(lambda table: len(table["path"]) == 1)
+        phones = [t.seat(s) for s in range(3)]
+        turn = seat_state(phones[0])["table"]["turn"]
+        for seat, (ws, choice) in enumerate(zip(phones, choices, strict=True)):
+            choose(ws, choice, turn, f"id{seat}")
+            t.pump(lambda seat=seat: len(t.table.collector.chosen) == seat + 1)
+            watch_until(lambda table, n=seat + 1: sum(s["chosen"] for s in table["seats"]) == n)
+        t.clock.advance(2.0)
+        assert t.table.tick()
+        before = list(raw)
+        return before, watch_until(lambda table: table["revealed"] == 1)
+    finally:
+        t.phones.close()
+        t.connections.close()
+
+
+def test_a_watcher_is_told_who_has_chosen_never_what_until_the_reveal() -> None:
+    one, revealed_one = _watch_until_reveal(("torch", "camp", "torch"))
+    other, revealed_other = _watch_until_reveal(("camp", "torch", "camp"))
+    # What a watcher got before the reveal is the same, byte for byte, whatever
+    # the seats chose: it cannot say which way anyone went.
+    assert len(one) == 6, [(json.loads(x).get("table") or {}).get("prompt") for x in one]  # welcome, no card, a card, 1, 2, 3 chosen
+    for mine, theirs in zip(one, other, strict=True):
+        assert mine == theirs
+    last = json.loads(one[-1])["table"]
+    assert [s["chosen"] for s in last["seats"]] == [True, True, True]
+    assert [s["choice"] for s in last["seats"]] == ["chosen"] * 3
+    assert all('"choice":"chosen"' in text or '"choice":"choosing…"' in text
+               for text in one[3:])
+    # After it, the reveal says it: Bo left (1 + 2 gems), then Ana and Cy.
+    assert [s["status_key"] for s in revealed_one["table"]["seats"]] == ["in", "camp", "in"]
+    assert [s["banked"] for s in revealed_one["table"]["seats"]] == ["0", "3", "0"]
+    assert [s["status_key"] for s in revealed_other["table"]["seats"]] == ["camp", "in", "camp"]
+    assert [s["banked"] for s in revealed_other["table"]["seats"]] == ["2", "0", "2"]
+
+
+def test_no_token_reaches_any_log(t: Table, caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.DEBUG)
+    token = t.phones.links().seats[0][1].split("#")[1]
+    with urllib.request.urlopen(t.phones.links().seats[0][1]) as page:  # the fragment stays here
+        assert page.status == 200
+    bad = t.seat(0, token[:-2] + "zz")
+    assert recv(bad)["type"] == "refused"
+    good = t.seat(0, token)
+    seat_state(good)
+    good.close()
+    logged = [r.getMessage() for r in caplog.records]
+    assert logged, "nothing was logged at all: the capture is not looking"
+    # The test's own client logs what it sends (at DEBUG); the server's side never.
+    server_side = [r for r in caplog.records if not r.name.startswith("websockets.client")]
+    assert not [(r.name, r.getMessage()) for r in server_side if token[:-2] in r.getMessage()]
+    # uvicorn's websockets log every frame at DEBUG: its logger stays above that.
+    assert logging.getLogger("uvicorn.error").getEffectiveLevel() >= logging.WARNING
+    assert not any(r.name == "uvicorn.access" for r in caplog.records)
+
+
+# --- other sites --------------------------------------------------------------------------
+
+
+def test_another_sites_page_is_refused(t: Table) -> None:
+    for origin in ("http://evil.example", "http://127.0.0.1:1", "null", t.base() + ".evil"):
+        with pytest.raises(InvalidStatus) as refused:
+            t.ws("watch", origin=origin)
+        assert refused.value.response.status_code == 403
+    # A name pointed at us from elsewhere (DNS rebinding): not our Host, nothing given.
+    request = urllib.request.Request(t.base() + "/watch", headers={"Host": "evil.example:80"})
+    with pytest.raises(urllib.error.HTTPError) as wrong:
+        urllib.request.urlopen(request)
+    assert wrong.value.code == 421
+    # Nothing is changed by a request: every method but GET is refused.
+    post = urllib.request.Request(t.base() + "/watch", data=b"choice=torch", method="POST",
+                                  headers={"Origin": t.base()})
+    with pytest.raises(urllib.error.HTTPError) as refused_post:
+        urllib.request.urlopen(post)
+    assert refused_post.value.code == 405
+
+
+def test_no_path_reaches_a_file(t: Table) -> None:
+    for path in ("/static/../server.py", "/static/%2e%2e/server.py", "/static/seat.html",
+                 "/etc/passwd", "/static/", "/ws/seat"):
+        with pytest.raises(urllib.error.HTTPError) as missing:
+            urllib.request.urlopen(t.base() + path)
+        assert missing.value.code == 404, path
+    with urllib.request.urlopen(t.base() + "/static/app.js") as js:
+        headers = js.headers
+        assert js.status == 200 and b"WebSocket" in js.read()
+    assert headers["X-Frame-Options"] == "DENY"
+    assert headers["Referrer-Policy"] == "no-referrer"
+    assert headers["Cache-Control"] == "no-store"
+
+
+# --- languages ----------------------------------------------------------------------------
+
+
+def test_each_page_in_its_viewers_language(t: Table) -> None:
+    request = urllib.request.Request(t.base() + "/watch",
+                                     headers={"Accept-Language": "pl-PL,pl;q=0.9,en;q=0.5"})
+    with urllib.request.urlopen(request) as page:
+        html = page.read().decode("utf-8")
+    assert '<html lang="pl">' in html and '"torch": "Pochodnia"' in html
+    t.table.enter_card("T5A")
+    ja = t.ws("watch", lang="ja")
+    en = t.ws("watch")
+    t.pump(lambda: t.posted.empty() and t.phones.published >= 1)
+    message = recv_until(ja, lambda m: m["type"] == "table")[-1]
+    assert message["table"]["heading"] == "ラウンド 1/5"
+    assert recv_until(en, lambda m: m["type"] == "table")[-1]["table"]["heading"] == "Round 1 of 5"
+    assert choose_language(None, "es-ES,es;q=0.9", ("en", "pl", "es", "ja"), "pl") == "es"
+    assert choose_language(None, "de, fr;q=0.5", ("en", "pl", "es", "ja"), "pl") == "pl"
+
+
+# --- failing, closing ----------------------------------------------------------------------
+
+
+def test_a_server_that_cannot_start_never_stops_the_table() -> None:
+    t = Table()
+    table = t.new_game()
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        t.phones.port = taken.getsockname()[1]
+        assert not t.phones.turn_on()
+    assert not t.phones.on and "127.0.0.1" in t.phones.error
+    notice = table.notice
+    assert notice is not None and notice.lasting and notice.level == "error"
+    assert isinstance(notice.reason, Failed) and notice.reason.step is Step.PHONES
+    assert table.enter_card("T5A")  # the table plays on
+    assert [s.hand for s in table.state.seats] == [1, 1, 1]
+
+
+def test_closing_the_app_closes_every_connection(t: Table) -> None:
+    watchers = [t.ws("watch") for _ in range(3)]
+    seat = t.seat(1)
+    seat_state(seat)
+    for ws in watchers:
+        recv(ws)
+    port = int(t.base().rsplit(":", 1)[1])
+    t.phones.close()
+    for ws in (*watchers, seat):
+        assert recv_until(ws, lambda m: m["type"] == "closing")
+        with pytest.raises(ConnectionClosed) as closed:
+            ws.recv(timeout=WAIT_S)
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1001
+    with pytest.raises(OSError):
+        socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
+
+
+def test_pairing_compares_every_token() -> None:
+    p = Pairing()
+    p.pair(1, 8)
+    tokens = p.tokens()
+    assert len(set(tokens)) == 8
+    assert [p.seat_of(tok) for tok in tokens] == [(s, p.generation) for s in range(8)]
+    assert p.seat_of("é" * 43) is None  # not ASCII: refused, not an error
