@@ -78,8 +78,13 @@ class PhonesWindow(ModalView):
         self.show()
 
     def switch(self) -> None:
+        from kivy.app import App
+
         self.phones.switch(not self.phones.on)
         self.show()
+        app = App.get_running_app()
+        if app is not None:
+            app.refresh()  # the status line says while the phones are on
 
     def repair(self) -> None:
         self.phones.repair()

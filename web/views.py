@@ -20,6 +20,7 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from companion.cards import CATALOGUE
 from companion.engine import Phase, Revealed
 from companion.table import Table
 from ui import i18n
@@ -45,7 +46,7 @@ PAGE_WORDS: dict[str, str] = {
     "tent": N_("In the tent"),
     "artifacts": N_("Artifacts"),
     "path": N_("Path"),
-    "seats": N_("Seats"),
+    "seats": N_("Seats and tents"),
     "log": N_("Round log"),
     "final": N_("Final scores"),
     "odds": N_("Odds of the next card"),
@@ -183,8 +184,5 @@ def table_json(table: Table, facts: TableFacts, *, code: str, hidden_tents: bool
 
 
 def _kind(card: str) -> str:
-    if card.startswith("T"):
-        return "treasure"
-    if card.startswith("A"):
-        return "artifact"
-    return "hazard"
+    c = CATALOGUE[card]
+    return "treasure" if c.is_treasure else "artifact" if c.is_artifact else "hazard"

@@ -97,7 +97,7 @@
     if (!table) { say(W.no_game); return; }
     if (table.game === null) return;
     $("heading").textContent = table.heading;
-    $("event").textContent = [table.bust || table.event, table.pieces].filter(Boolean).join(" ");
+    $("event").textContent = table.bust || table.event;
     if ($("prompt")) $("prompt").textContent = table.prompt;
     if ($("on-path")) $("on-path").textContent = table.on_path;
     deadline = table.countdown === null ? null : Date.now() + table.countdown * 1000;
@@ -110,7 +110,11 @@
       return li;
     }));
     const rows = $("seats");
-    rows.replaceChildren(...table.seats.map((s, i) => {
+    const head = el("tr");
+    head.append(el("th"), el("th"), el("th", "", W.hand), el("th", "", W.tent));
+    if (table.artifacts_column) head.append(el("th", "", W.artifacts));
+    head.append(el("th"));
+    rows.replaceChildren(head, ...table.seats.map((s, i) => {
       const tr = el("tr", "seat " + s.status_key + (i === seat ? " me" : ""));
       const name = el("td", "name");
       const dot = el("span", "dot");
