@@ -14,6 +14,7 @@ import contextlib
 import json
 import logging
 import queue
+import re
 import socket
 import time
 import urllib.error
@@ -391,3 +392,111 @@ def test_pairing_compares_every_token() -> None:
     assert len(set(tokens)) == 8
     assert [p.seat_of(tok) for tok in tokens] == [(s, p.generation) for s in range(8)]
     assert p.seat_of("é" * 43) is None  # not ASCII: refused, not an error
+
+
+# --- the composition root and the command line ------------------------------------------
+
+
+def test_the_device_wires_phones_like_buttons_and_remembers_them(tmp_path: Any) -> None:
+    from incan_companion.compose import PHONES_ON, build
+    from incan_companion.config import Config
+    from incan_companion.store import Store
+
+    posted: queue.Queue[Callable[[], None]] = queue.Queue()
+    data = tmp_path / "games.sqlite"
+    config = Config(countdown=0.0, data_file=data)
+    device = build(config, post=posted.put, seat_input="keyboard", camera="none", phones=True)
+    try:
+        phones = device.phones
+        assert phones is not None and not device.phones_later  # off until the table says
+        assert device.controls().phones is phones and device.controls().start is None
+        table = device.games.new_game(Start(NAMES))
+        phones.follow(table)
+        phones.port = 0
+        phones.addresses = ("127.0.0.1",)
+        assert phones.switch(True)
+        assert device.store.setting(PHONES_ON) == "1"
+        table.enter_card("T5A")
+        tokens = [link.split("#")[1] for _name, link in phones.links().seats]
+        base = phones.links().watch.removesuffix("/watch")
+        with contextlib.ExitStack() as stack:
+            for seat, choice in enumerate(("camp", "torch", "torch")):
+                ws = stack.enter_context(connect(base.replace("http", "ws") + "/ws/seat",
+                                                 origin=base, proxy=None))  # type: ignore[arg-type]
+                ws.send(json.dumps({"type": "hello", "token": tokens[seat]}))
+                turn = seat_state(ws)["table"]["turn"]
+                # A "seat" field is no way to act for another seat: the token decides.
+                ws.send(json.dumps({"type": "choose", "choice": choice, "turn": turn,
+                                    "id": f"w{seat}", "seat": 2}))
+                deadline = time.monotonic() + WAIT_S
+                while (len(table.collector.chosen) < seat + 1
+                       and type(table.session.log[-1]).__name__ != "Reveal"):
+                    posted.get(timeout=max(0.0, deadline - time.monotonic()))()
+        assert table.session.log[-1].camp == (0,)  # type: ignore[union-attr]
+    finally:
+        device.close()
+    assert not phones.on
+    # Stored the same way as a button's: the reveal is in the data file.
+    with Store(data, readonly=True) as store:
+        game = store.session(table.game)
+    assert [type(e).__name__ for e in game.log] == ["Start", "Draw", "Reveal"]
+    assert game.state.seats[0].banked == 3
+    # Remembered: the next start turns the phones on after the first screen.
+    again = build(config, post=posted.put, seat_input="keyboard", camera="none", phones=True)
+    try:
+        assert again.phones_later and again.controls().start is not None
+    finally:
+        again.close()
+
+
+@pytest.mark.parametrize("value, said", [
+    ("99999", "the port must be a number from 1 to 65535"),
+    ("example.com:8080", "'example.com' is neither an IP address nor \"lan\""),
+    ("8080x", "the port must be a number"),
+])
+def test_run_web_refuses_a_bad_address_in_one_line(
+    value: str, said: str, capsys: pytest.CaptureFixture[str], tmp_path: Any,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from incan_companion.cli import main
+
+    monkeypatch.setenv("INCAN_CONFIG", str(tmp_path / "none.toml"))
+    assert main(["run", "--web", value]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and said in err and err.startswith("incan-companion: run: --web")
+
+
+def test_the_web_section_of_the_config() -> None:
+    from incan_companion.config import ConfigError, WebConfig, parse
+
+    assert parse("").web == WebConfig(("lan",), 8080)
+    assert parse('[web]\naddresses = ["127.0.0.1", "::1"]\nport = 9000').web == WebConfig(
+        ("127.0.0.1", "::1"), 9000)
+    for text, said in (('[web]\naddresses = ["my-pi"]', "neither an IP address"),
+                       ("[web]\naddresses = []", "must be a list"),
+                       ('[web]\naddresses = ["lan", "lan"]', "given twice"),
+                       ("[web]\nport = 0", "[web] port: must be a whole number from 1"),
+                       ("[web]\nhost = 1", "[web] host: unknown key")):
+        with pytest.raises(ConfigError, match=re.escape(said)):
+            parse(text)
+
+
+def test_the_kiosk_unit_opens_only_what_the_pages_need() -> None:
+    from pathlib import Path
+
+    from incan_companion.config import DEFAULT_WEB_PORT
+
+    unit = (Path(__file__).resolve().parent.parent / "deploy" / "incan-companion.service")
+    keys: dict[str, list[str]] = {}
+    for line in unit.read_text(encoding="utf-8").splitlines():
+        if "=" in line and not line.startswith("#"):
+            key, _, value = line.partition("=")
+            keys.setdefault(key, []).append(value)
+    assert keys["IPAddressDeny"] == ["any"]
+    allowed = keys["IPAddressAllow"][0].split()
+    assert allowed == ["localhost", "link-local", "10.0.0.0/8", "172.16.0.0/12",
+                       "192.168.0.0/16", "fc00::/7"]  # this machine and private ranges only
+    assert keys["SocketBindAllow"] == [f"tcp:{DEFAULT_WEB_PORT}"]
+    assert keys["SocketBindDeny"] == ["any"]
+    assert set(keys["RestrictAddressFamilies"][0].split()) == {
+        "AF_UNIX", "AF_NETLINK", "AF_INET", "AF_INET6"}
