@@ -92,7 +92,8 @@ def recv(ws: ClientConnection) -> dict[str, Any]:
     return dict(json.loads(ws.recv(timeout=WAIT_S)))
 
 
-def recv_until(ws: ClientConnection, done: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
+def recv_until(ws: ClientConnection,
+               done: Callable[[dict[str, Any]], bool]) -> list[dict[str, Any]]:
     """Every message up to and including the first that ``done`` says is it."""
     got = []
     while True:
@@ -259,7 +260,8 @@ def test_a_watcher_is_told_who_has_chosen_never_what_until_the_reveal() -> None:
     other, revealed_other = _watch_until_reveal(("camp", "torch", "camp"))
     # What a watcher got before the reveal is the same, byte for byte, whatever
     # the seats chose: it cannot say which way anyone went.
-    assert len(one) == 6, [(json.loads(x).get("table") or {}).get("prompt") for x in one]  # welcome, no card, a card, 1, 2, 3 chosen
+    # The welcome, no card, a card, then one, two and three seats chosen.
+    assert len(one) == 6, [(json.loads(x).get("table") or {}).get("prompt") for x in one]
     for mine, theirs in zip(one, other, strict=True):
         assert mine == theirs
     last = json.loads(one[-1])["table"]
