@@ -73,7 +73,9 @@ def page_words(code: str) -> dict[str, str]:
 
 
 def colour_hex(colour: Colour) -> str:
-    """>>> colour_hex((1.0, 0.5, 0.0, 1))
+    """A seat's colour as a page writes it.
+
+    >>> colour_hex((1.0, 0.5, 0.0, 1))
     '#ff8000'
     """
     return "#" + "".join(f"{round(c * 255):02x}" for c in colour[:3])
