@@ -64,7 +64,7 @@ def table_process(seats: int, reveals: int, server: bool, timeout: float) -> Non
     from companion.events import Reveal, Start
     from companion.games import Games
     from companion.inbox import Inbox
-    from incan_companion.store import Store
+    from storage import Store
 
     work = Path(tempfile.mkdtemp(prefix="incan-bench-web-"))
     store = Store(work / "games.sqlite")

@@ -402,7 +402,7 @@ def test_pairing_compares_every_token() -> None:
 def test_the_device_wires_phones_like_buttons_and_remembers_them(tmp_path: Any) -> None:
     from incan_companion.compose import PHONES_ON, build
     from incan_companion.config import Config
-    from incan_companion.store import Store
+    from storage import Store
 
     posted: queue.Queue[Callable[[], None]] = queue.Queue()
     data = tmp_path / "games.sqlite"
