@@ -502,3 +502,27 @@ def test_the_kiosk_unit_opens_only_what_the_pages_need() -> None:
     assert keys["SocketBindDeny"] == ["any"]
     assert set(keys["RestrictAddressFamilies"][0].split()) == {
         "AF_UNIX", "AF_NETLINK", "AF_INET", "AF_INET6"}
+
+
+def test_undo_and_correction_treat_a_phones_choice_as_a_buttons(t: Table) -> None:
+    t.table.enter_card("T5A")
+    ana = t.seat(0)
+    turn = seat_state(ana)["table"]["turn"]
+    choose(ana, "camp", turn, "u1")
+    t.pump(lambda: t.table.collector.chosen == {0})
+    # Undo warns first (a seat has chosen), then takes the card back and the choice with it.
+    assert not t.table.undo() and t.table.undo()
+    view = recv_until(ana, lambda m: m["type"] == "seat" and m["table"]["path"] == [])
+    assert view[-1]["table"]["turn"] == "" and not view[-1]["table"]["seats"][0]["due"]
+    # The card again: the same turn, nobody chosen; Ana chooses anew.
+    t.table.enter_card("T5A")
+    view = recv_until(ana, lambda m: m["type"] == "seat" and m["table"]["turn"] == turn)
+    assert view[-1]["table"]["seats"][0]["chosen"] is False
+    choose(ana, "torch", turn, "u2")
+    t.pump(lambda: t.table.collector.chosen == {0})
+    # A correction that leaves the same turn keeps the choice, as a button's.
+    assert t.table.correct(0, "T7A")
+    assert t.table.collector.chosen == {0}
+    view = recv_until(ana, lambda m: m["type"] == "seat" and m["table"]["path"][0]["card"] == "T7A")
+    assert view[-1]["table"]["seats"][0]["chosen"] is True
+    assert view[-1]["table"]["seats"][0]["hand"] == "2"  # 7 split 3 ways
