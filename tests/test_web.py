@@ -526,3 +526,38 @@ def test_undo_and_correction_treat_a_phones_choice_as_a_buttons(t: Table) -> Non
     view = recv_until(ana, lambda m: m["type"] == "seat" and m["table"]["path"][0]["card"] == "T7A")
     assert view[-1]["table"]["seats"][0]["chosen"] is True
     assert view[-1]["table"]["seats"][0]["hand"] == "2"  # 7 split 3 ways
+
+
+def test_a_page_that_floods_the_table_is_closed(t: Table) -> None:
+    t.table.enter_card("T5A")
+    bo = t.seat(1)
+    turn = seat_state(bo)["table"]["turn"]
+    sent = 0
+    with pytest.raises(ConnectionClosed) as closed:
+        for n in range(200):
+            bo.send(json.dumps({"type": "choose", "choice": ("torch", "camp")[n % 2],
+                                "turn": turn, "id": f"f{n}"}))
+            sent += 1
+            while True:  # read what came back, until the acknowledgement of this one
+                m = recv(bo)
+                if m["type"] == "ack":
+                    break
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    # Past the burst of 20 within far less than the 4 s it would earn back.
+    assert 20 <= sent <= 40
+    t.pump(lambda: t.posted.empty())
+    assert t.table.collector.chosen == {1}
+
+
+def test_a_binary_or_malformed_message_closes_nothing_but_that_page(t: Table) -> None:
+    bad = t.ws("seat")
+    bad.send(b"\x00\x01")  # a binary frame for a hello: no token, refused
+    assert recv(bad) == {"type": "refused", "reason": "token"}
+    with pytest.raises(ConnectionClosed):
+        recv(bad)
+    watcher = t.ws("watch")
+    assert recv(watcher)["type"] == "welcome"
+    watcher.send("not json")
+    assert recv_until(watcher, lambda m: m["type"] == "error")[-1]["reason"] == "not JSON"
+    watcher.send(json.dumps({"type": "choose", "choice": "torch", "turn": "1.1.1", "id": "x"}))
+    assert recv_until(watcher, lambda m: m["type"] == "refused")[-1]["reason"] == "unpaired"

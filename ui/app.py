@@ -368,7 +368,7 @@ class CompanionApp(App):
         if self.controls.phones is not None:
             from ui.phones import with_phones
 
-            view = with_phones(view, self.controls.phones)
+            view = with_phones(view, self.controls.phones, notice.reason if notice else None)
         tick = tick_cue(self._countdown_shown, view.countdown)
         if tick is not None:
             self.sounds.play(tick)

@@ -20,21 +20,30 @@ from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
+from companion.notices import Failed, Reason, Step
 from companion.table import Table
 from ui import kv
 from ui.controls import PhonesControl
 from ui.i18n import _
 from ui.presenters import SEAT_COLOURS, TableView, clipped_name
+from ui.words import notice_text
 
 __all__ = ["PhonesWindow", "qr_texture", "with_phones"]
 
 
-def with_phones(view: TableView, phones: PhonesControl) -> TableView:
-    """The table's status line, saying while the pages are on, and where."""
+def with_phones(view: TableView, phones: PhonesControl, notice: Reason | None) -> TableView:
+    """The table's status line, saying while the pages are on, and where.
+
+    A failure of the phones' server is a lasting notice; once the table has
+    turned them on again it is over, and the line no longer says it.
+    """
     if not phones.on:
         return view
+    status = view.status
+    if isinstance(notice, Failed) and notice.step is Step.PHONES:
+        status = status.removesuffix(notice_text(notice)).removesuffix(" · ")
     said = _("phones: {address}").format(address=phones.links().watch)
-    return replace(view, status=" · ".join(part for part in (view.status, said) if part))
+    return replace(view, status=" · ".join(part for part in (status, said) if part))
 
 
 def qr_modules(text: str) -> tuple[int, int, bytes]:

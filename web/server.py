@@ -46,6 +46,10 @@ _log = logging.getLogger(__name__)
 MAX_CLIENTS = 120  # 8 phones and a room full of watchers, with room to spare
 MAX_MESSAGE = 2048  # bytes: a choice is a few dozen
 HELLO_S = 10.0  # a seat page says who it is within this, or is closed
+#: Messages a page may send: a burst of this many, then this many a second. A
+#: person taps a few times a second at most; a flood of choices would keep the
+#: table's thread busy, so a page past it is closed (1008).
+BURST, PER_SECOND = 20, 5.0
 SEEN_IDS = 64  # a seat's last choice ids kept: a choice sent twice counts once
 #: Close codes (4000-4999 are the application's own).
 REFUSED, FULL = 4403, 4429
@@ -135,6 +139,17 @@ class Client:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     close_code: int | None = None
+    allowance: float = float(BURST)
+    checked: float = 0.0
+
+    def may_send(self, now: float) -> bool:
+        """Whether one more message is within the page's allowance (a token bucket)."""
+        self.allowance = min(float(BURST), self.allowance + (now - self.checked) * PER_SECOND)
+        self.checked = now
+        if self.allowance < 1.0:
+            return False
+        self.allowance -= 1.0
+        return True
 
 
 @dataclass
@@ -345,8 +360,8 @@ class App:
                 try:
                     hello = await asyncio.wait_for(ws.receive_text(), HELLO_S)
                     found = hub.pairing.seat_of(str(json.loads(hello).get("token", ""))[:100])
-                except (TimeoutError, ValueError, AttributeError):
-                    found = None
+                except (TimeoutError, ValueError, AttributeError, KeyError, TypeError):
+                    found = None  # late, not JSON, not an object, a binary frame
                 if found is None:
                     await ws.send_text(json.dumps({"type": "refused", "reason": "token"}))
                     await ws.close(code=REFUSED)
@@ -357,13 +372,19 @@ class App:
             await ws.send_text(json.dumps({"type": "welcome", "seat": client.seat,
                                            "language": client.language}))
             hub.offer(client)
+            loop = asyncio.get_running_loop()
+            client.checked = loop.time()
             while not client.closed:
                 text = await ws.receive_text()
+                if not client.may_send(loop.time()):
+                    _log.info("a page sent too many messages: closed")
+                    await ws.close(code=1008)
+                    break
                 reply = self._on_message(client, text)
                 if reply is not None and not client.closed:
                     await ws.send_text(json.dumps(reply))
-        except (WebSocketDisconnect, RuntimeError, OSError):
-            pass
+        except (WebSocketDisconnect, RuntimeError, OSError, KeyError, TypeError):
+            pass  # gone, or a binary frame (KeyError): the page is closed either way
         finally:
             client.closed = True
             client.wake.set()

@@ -1,0 +1,81 @@
+"""The table's screen while the phones' pages are on, off, or failed (a real
+offscreen Kivy window; the server on loopback)."""
+
+from __future__ import annotations
+
+import socket
+from collections.abc import Iterator
+
+import pytest
+
+from ui.kivy_setup import configure
+
+configure(quiet=True, fast=True)
+
+from ui_helpers import find_button, frames, tap  # noqa: E402
+
+from companion.games import Games  # noqa: E402
+from companion.inbox import Inbox  # noqa: E402
+from companion.memory import MemoryStore  # noqa: E402
+from companion.simulate import VirtualClock  # noqa: E402
+from ui import i18n  # noqa: E402
+from ui.app import CompanionApp, post  # noqa: E402
+from ui.controls import Controls  # noqa: E402
+from web.phones import Phones  # noqa: E402
+
+FAILED = "Phones failed, the table plays on"
+
+
+@pytest.fixture(scope="module")
+def app() -> Iterator[CompanionApp]:
+    i18n.set_language("en")
+    store = MemoryStore()
+    games = Games(store, clock=VirtualClock(0.0))
+    remembered: list[bool] = []
+    phones = Phones(Inbox(games, post), post, addresses=("127.0.0.1",), port=0,
+                    language=i18n.language, remember=remembered.append)
+    the_app = CompanionApp(games, Controls(phones=phones, close=phones.close))
+    the_app._run_prepare()
+    frames(3)
+    yield the_app
+    the_app.stop()
+    frames(1)
+
+
+def test_the_status_line_says_while_the_phones_are_on_and_when_they_failed(
+    app: CompanionApp,
+) -> None:
+    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    frames(3)
+    phones = app.controls.phones
+    assert isinstance(phones, Phones)
+    assert "phones" not in app.table_screen.status  # off until the table turns them on
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        phones.port = taken.getsockname()[1]
+        app.open_phones()
+        frames(2)
+        tap(find_button(app.phones_window, "Turn phones on"))
+        assert not phones.on
+        assert app.phones_window.said.startswith("Phones are off: 127.0.0.1:")
+        frames(2)
+        assert FAILED in app.table_screen.status
+    phones.port = 0
+    tap(find_button(app.phones_window, "Turn phones on"))
+    assert phones.on
+    frames(2)
+    status = app.table_screen.status
+    assert FAILED not in status and f"phones: {phones.links().watch}" in status
+    # New codes: every seat's link changes; the window shows the new one.
+    before = [link for _n, link in phones.links().seats]
+    shown = app.phones_window.shown
+    tap(find_button(app.phones_window, "New codes"))
+    after = [link for _n, link in phones.links().seats]
+    assert shown == before[0] and app.phones_window.shown == after[0]
+    assert all(a != b for a, b in zip(before, after, strict=True))
+    tap(find_button(app.phones_window, "Turn phones off"))
+    assert not phones.on
+    frames(2)
+    assert "phones" not in app.table_screen.status
+    app.phones_window.dismiss(animation=False)
