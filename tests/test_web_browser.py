@@ -192,6 +192,7 @@ def test_phones_play_a_turn_with_a_bot_and_a_button(app: CompanionApp, browser: 
     until(browser, lambda: "Your choice is in." in text(browser, "chosen"), "Ana back in")
     assert text(browser, "chosen").startswith("You chose: Torch")
     assert "picked" in button(browser, "torch").get_attribute("class")
+    browser.save_screenshot(str(SHOTS / "seat-ana-chosen.png"))
     assert table.collector.chosen == {0, 2}
 
     browser.switch_to.window(bo)
@@ -225,7 +226,7 @@ def test_phones_play_a_turn_with_a_bot_and_a_button(app: CompanionApp, browser: 
     said = table.state.seats
     until(browser, lambda: "Bo" in text(browser, "event"), "the watcher sees the reveal")
     rows = browser.find_elements("css selector", "#seats tr")
-    assert [r.find_elements("css selector", "td")[3].text for r in rows[1:]] == [
+    assert [r.find_elements("css selector", "td")[2].text for r in rows[1:]] == [
         str(s.banked) for s in said]
     browser.save_screenshot(str(SHOTS / "watch.png"))
     for handle, name in ((ana, "Ana"), (bo, "Bo")):

@@ -111,7 +111,7 @@
     }));
     const rows = $("seats");
     const head = el("tr");
-    head.append(el("th"), el("th"), el("th", "", W.hand), el("th", "", W.tent));
+    head.append(el("th"), el("th", "", W.hand), el("th", "", W.tent));
     if (table.artifacts_column) head.append(el("th", "", W.artifacts));
     head.append(el("th"));
     rows.replaceChildren(head, ...table.seats.map((s, i) => {
@@ -119,8 +119,8 @@
       const name = el("td", "name");
       const dot = el("span", "dot");
       dot.style.background = s.colour;
-      name.append(dot, document.createTextNode(s.name));
-      tr.append(name, el("td", "", s.status), el("td", "num", s.hand), el("td", "num", s.banked));
+      name.append(dot, document.createTextNode(s.name), el("small", "", s.status));
+      tr.append(name, el("td", "num", s.hand), el("td", "num", s.banked));
       if (table.artifacts_column) tr.append(el("td", "num", s.artifacts));
       tr.append(el("td", s.chosen ? "chosen" : "", s.choice));
       return tr;
@@ -167,7 +167,7 @@
     $("camp").classList.toggle("picked", due && choice === "camp");
     let line;
     if (!due) line = table.phase === "game_over" ? "" : W.not_due;
-    else if (s.chosen) line = choice ? W.you_chose.replace("{choice}", W[choice]) + " " + W.in : W.in;
+    else if (s.chosen) line = choice ? W.you_chose.replace("{choice}", W[choice]) + "\n" + W.in : W.in;
     else line = W.choose;
     $("chosen").textContent = line;
     $("chosen").classList.toggle("in", due && s.chosen);
