@@ -139,6 +139,7 @@ class Client:
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     close_code: int | None = None
+    writer: asyncio.Task[None] | None = None
     allowance: float = float(BURST)
     checked: float = 0.0
 
@@ -368,7 +369,8 @@ class App:
                     return
                 client.seat, client.generation = found
             hub.clients.add(client)
-            writer = asyncio.get_running_loop().create_task(self._write(ws, client))
+            writer = client.writer = asyncio.get_running_loop().create_task(
+                self._write(ws, client))
             await ws.send_text(json.dumps({"type": "welcome", "seat": client.seat,
                                            "language": client.language}))
             hub.offer(client)
@@ -523,6 +525,7 @@ class WebServer:
         self._server: Any = None
         self._hosts: frozenset[str] = frozenset()
         self._stopping = False
+        self._shutting: asyncio.Task[None] | None = None
         self.error: str | None = None
 
     @property
@@ -614,12 +617,18 @@ class WebServer:
         if loop is None or thread is None:
             return
 
-        def shut() -> None:
+        async def shut() -> None:
+            writers = [c.writer for c in self.hub.clients if c.writer is not None]
             self.hub.close_all()
-            # The writers send their last words first, then the server stops.
-            loop.call_later(0.05, lambda: setattr(server, "should_exit", True))
+            # The writers send their last words and close first, then the server stops.
+            if writers:
+                await asyncio.wait(writers, timeout=timeout / 2)
+            server.should_exit = True
 
-        self._call(shut)
+        def begin() -> None:
+            self._shutting = loop.create_task(shut())  # kept: a task nobody holds may go
+
+        self._call(begin)
         thread.join(timeout)
         self._thread = None
 
