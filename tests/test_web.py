@@ -26,6 +26,7 @@ import pytest
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import ClientConnection, connect
 
+from companion.choices import Choice
 from companion.events import Start
 from companion.games import Games
 from companion.inbox import Inbox
@@ -203,7 +204,7 @@ def test_a_choice_for_a_turn_already_revealed_does_not_count_in_the_next(t: Tabl
     ana = t.seat(0)
     first = seat_state(ana)["table"]["turn"]
     for seat in (0, 1, 2):
-        t.table.press(seat, __import__("companion.choices").choices.Choice.TORCH)
+        t.table.press(seat, Choice.TORCH)
     t.clock.advance(2.0)
     assert t.table.tick()
     t.table.enter_card("T7A")

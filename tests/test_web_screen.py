@@ -3,8 +3,10 @@ offscreen Kivy window; the server on loopback)."""
 
 from __future__ import annotations
 
+import json
 import socket
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -14,6 +16,7 @@ configure(quiet=True, fast=True)
 
 from ui_helpers import find_button, frames, tap  # noqa: E402
 
+from companion.choices import Choice  # noqa: E402
 from companion.games import Games  # noqa: E402
 from companion.inbox import Inbox  # noqa: E402
 from companion.memory import MemoryStore  # noqa: E402
@@ -33,7 +36,8 @@ def app() -> Iterator[CompanionApp]:
     games = Games(store, clock=VirtualClock(0.0))
     remembered: list[bool] = []
     phones = Phones(Inbox(games, post), post, addresses=("127.0.0.1",), port=0,
-                    language=i18n.language, remember=remembered.append)
+                    language=i18n.language, remember=remembered.append,
+                    hidden_tents=games.hidden_tents, odds=games.odds_shown)
     the_app = CompanionApp(games, Controls(phones=phones, close=phones.close))
     the_app._run_prepare()
     frames(3)
@@ -79,3 +83,40 @@ def test_the_status_line_says_while_the_phones_are_on_and_when_they_failed(
     frames(2)
     assert "phones" not in app.table_screen.status
     app.phones_window.dismiss(animation=False)
+
+
+def test_the_watchers_follow_the_odds_panel_and_hidden_tents(app: CompanionApp) -> None:
+    from websockets.sync.client import connect
+
+    phones = app.controls.phones
+    assert isinstance(phones, Phones)
+    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", True)  # hidden tents
+    frames(2)
+    assert phones.switch(True)
+    table = app.table
+    assert table is not None
+    base = phones.links().watch.removesuffix("/watch")
+    with connect(base.replace("http", "ws") + "/ws/watch", origin=base,
+                 proxy=None) as watcher:  # type: ignore[arg-type]
+
+        def view_where(check: Any) -> dict[str, Any]:
+            while True:
+                frames(1)  # the app's thread makes the views
+                message = json.loads(watcher.recv(timeout=10))
+                if message["type"] == "table" and message["table"] and check(message["table"]):
+                    return dict(message["table"])
+
+        table.enter_card("T5A")
+        for seat in (0, 1, 2):
+            table.press(seat, Choice.CAMP if seat == 0 else Choice.TORCH)
+        app.games.clock.advance(10.0)  # type: ignore[attr-defined]
+        assert table.tick()
+        shown = view_where(lambda t: t["revealed"] == 1)
+        assert [s["banked"] for s in shown["seats"]] == ["•••"] * 3  # Ana banked 3, hidden
+        assert shown["odds"] == ""
+        app.set_odds(True)
+        shown = view_where(lambda t: t["odds"] != "")
+        assert shown["odds"].startswith("Next card busts: 0")  # no hazard on the path yet
+        app.set_odds(False)
+        assert view_where(lambda t: t["odds"] == "")["odds"] == ""
+    phones.switch(False)
