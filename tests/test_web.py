@@ -562,3 +562,31 @@ def test_a_binary_or_malformed_message_closes_nothing_but_that_page(t: Table) ->
     assert recv_until(watcher, lambda m: m["type"] == "error")[-1]["reason"] == "not JSON"
     watcher.send(json.dumps({"type": "choose", "choice": "torch", "turn": "1.1.1", "id": "x"}))
     assert recv_until(watcher, lambda m: m["type"] == "refused")[-1]["reason"] == "unpaired"
+
+
+def test_a_watcher_sees_the_final_scores(t: Table) -> None:
+    watcher = t.ws("watch")
+    table = t.table
+
+    def reveal(camp: tuple[int, ...]) -> None:
+        for seat in table.collector.due:
+            table.press(seat, Choice.CAMP if seat in camp else Choice.TORCH)
+        t.clock.advance(2.0)
+        assert table.tick()
+
+    # Five rounds: a treasure, Ana leaves alone with it, the two others bust.
+    for treasure, hazard in (("T5A", "SNAKE"), ("T7A", "SPIDER"), ("T9", "MUMMY"),
+                             ("T11A", "FIRE"), ("T13", "ROCKS")):
+        table.enter_card(treasure)
+        reveal((0,))
+        table.enter_card(f"{hazard}1")
+        reveal(())
+        table.enter_card(f"{hazard}2")
+    assert table.state.phase.value == "game_over"
+    final = recv_until(watcher, lambda m: m["type"] == "table" and m["table"]["final"])[-1]
+    rows = final["table"]["final"]["rows"]
+    # Ana's share of each treasure split 3 ways, and its leftover as she leaves
+    # alone: 1+2, 2+1, 3+0, 3+2, 4+1.
+    assert [(r["rank"], r["name"], r["score"], r["winner"]) for r in rows] == [
+        ("1st", "Ana", "19", True), ("2nd", "Bo", "0", False), ("2nd", "Cy", "0", False)]
+    assert final["table"]["final"]["winners"] == "Winner: Ana"
