@@ -107,7 +107,12 @@ def web_address(text: str) -> str:
     """
     if text == LAN:
         return text
-    return str(ipaddress.ip_address(text))
+    address = ipaddress.ip_address(text)
+    if address.is_unspecified or address.is_multicast:
+        # A phone must be able to reach the address in its link, and the
+        # server answers only requests that name one of its own addresses.
+        raise ValueError(f"{text} is no address a phone can reach")
+    return str(address)
 
 
 @dataclass(frozen=True)
@@ -255,7 +260,7 @@ def _web(r: _Reader) -> WebConfig:
         try:
             addresses.append(web_address(text))
         except ValueError:
-            said = f'{text!r} is neither an IP address nor "lan"'
+            said = f'{text!r} is neither an IP address a phone can reach nor "lan"'
             raise r.fail("[web] addresses", said) from None
     if len(set(addresses)) != len(addresses):
         raise r.fail("[web] addresses", "an address is given twice")

@@ -454,7 +454,8 @@ def test_the_device_wires_phones_like_buttons_and_remembers_them(tmp_path: Any) 
 
 @pytest.mark.parametrize("value, said", [
     ("99999", "the port must be a number from 1 to 65535"),
-    ("example.com:8080", "'example.com' is neither an IP address nor \"lan\""),
+    ("example.com:8080", "'example.com' is neither an IP address a phone can reach nor"),
+    ("0.0.0.0:8080", "'0.0.0.0' is neither an IP address a phone can reach nor"),
     ("8080x", "the port must be a number"),
 ])
 def test_run_web_refuses_a_bad_address_in_one_line(
@@ -476,6 +477,7 @@ def test_the_web_section_of_the_config() -> None:
     assert parse('[web]\naddresses = ["127.0.0.1", "::1"]\nport = 9000').web == WebConfig(
         ("127.0.0.1", "::1"), 9000)
     for text, said in (('[web]\naddresses = ["my-pi"]', "neither an IP address"),
+                       ('[web]\naddresses = ["::"]', "neither an IP address a phone can reach"),
                        ("[web]\naddresses = []", "must be a list"),
                        ('[web]\naddresses = ["lan", "lan"]', "given twice"),
                        ("[web]\nport = 0", "[web] port: must be a whole number from 1"),

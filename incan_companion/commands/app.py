@@ -110,7 +110,8 @@ def web_option(text: str, addresses: tuple[str, ...]) -> tuple[tuple[str, ...], 
     try:
         return (web_address(host),), int(port)
     except ValueError:
-        raise BadInput(f'run: --web {text}: {host!r} is neither an IP address nor "lan"') from None
+        raise BadInput(f"run: --web {text}: {host!r} is neither an IP address a phone can "
+                       'reach nor "lan"') from None
 
 
 def cmd_run(args: argparse.Namespace) -> int:
