@@ -592,3 +592,25 @@ def test_a_watcher_sees_the_final_scores(t: Table) -> None:
     assert [(r["rank"], r["name"], r["score"], r["winner"]) for r in rows] == [
         ("1st", "Ana", "19", True), ("2nd", "Bo", "0", False), ("2nd", "Cy", "0", False)]
     assert final["table"]["final"]["winners"] == "Winner: Ana"
+
+
+def test_phones_kept_off_load_nothing_of_the_server(tmp_path: Any) -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = (
+        "import sys\n"
+        "from incan_companion.compose import build\n"
+        "from incan_companion.config import Config\n"
+        f"d = build(Config(data_file={str(tmp_path / 'g.sqlite')!r}), seat_input='keyboard',"
+        " camera='none', phones=True)\n"
+        "assert d.phones is not None\n"
+        "print(sorted(m for m in ('web.server', 'uvicorn', 'starlette', 'websockets', 'asyncio')"
+        " if m in sys.modules))\n"
+        "d.close()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parent.parent, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip() == "[]"

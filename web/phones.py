@@ -14,7 +14,8 @@ between the two threads:
   resumed the same way.
 
 A server that fails to start or stops by itself never stops the table: the
-table says so on its status line (a lasting notice) and plays on.
+table says so on its status line (a lasting notice) and plays on. Nothing of
+the server is loaded until the table turns the phones on.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.choices import Choice
 from companion.engine import Phase
@@ -32,7 +33,9 @@ from companion.notices import Failed, Step
 from companion.ports import Post
 from companion.table import Table
 from web.pairing import Pairing, turn_key
-from web.server import WebFailed, WebServer, lan_addresses
+
+if TYPE_CHECKING:
+    from web.server import WebServer
 
 __all__ = ["Links", "Phones"]
 
@@ -103,6 +106,10 @@ class Phones:
         if self.on:
             return True
         self.turn_off()
+        # The server's modules (asyncio, uvicorn) load only now: never before the
+        # first screen, nor at all while the table keeps the phones off.
+        from web.server import WebFailed, WebServer, lan_addresses
+
         try:
             server = WebServer(
                 lan_addresses(self.addresses), self.port, self.pairing,
