@@ -211,9 +211,6 @@ class Hub:
                               f'"game":{json.dumps(self.latest.game)},"table":{view}}}')
         client.wake.set()
 
-    def languages(self) -> set[str]:
-        return {c.language for c in self.clients}
-
     # -- the seats' pairing --
 
     def repaired(self) -> None:
