@@ -14,7 +14,9 @@ reveals). The table notes the moment it revealed (``time.monotonic``, the
 same clock in both processes); every browser notes when the message showing
 the reveal arrived. Once all have it, the table takes the reveal back (undo)
 and the phones choose again, so every reveal is of the same turn and the
-game never ends. Reported: the time from the table's reveal to every
+game never ends. Reveals come at most 4.8 a second: each phone sends a
+choice a reveal, and a page may send 5 messages a second after a burst
+(web/server.py). Reported: the time from the table's reveal to every
 browser's message (median, p99, max), and the table process's CPU time and
 resident memory, with the server and without it (the same reveals pressed
 by the table itself, as seat buttons would).
@@ -46,6 +48,7 @@ sys.path.insert(0, str(ROOT))
 
 HOST = "127.0.0.1"  # never anything but loopback
 NAMES = ("Ana", "Bo", "Cy", "Di", "Ed", "Flo", "Gus", "Hal")
+PACE = 4.8  # reveals a second at most: within a page's 5 messages a second
 
 
 # --- the table's process ---------------------------------------------------------------
@@ -152,6 +155,15 @@ async def browsers(links: dict[str, Any], watchers: int, reveals: int, timeout: 
     pages = len(links["seats"]) + watchers
     done = asyncio.Event()
     got: dict[int, int] = {}
+    loop = asyncio.get_running_loop()
+    last_next = [0.0]
+
+    def next_in_turn() -> None:
+        # A page may send 5 messages a second after a burst (web/server.py), and
+        # each phone sends one choice a reveal: reveals come at most every 0.21 s.
+        wait = last_next[0] + 1.0 / PACE - loop.time()
+        last_next[0] = loop.time() + max(0.0, wait)
+        loop.call_later(max(0.0, wait), next_reveal)
 
     def reached(k: int) -> None:
         now = time.monotonic()
@@ -163,7 +175,7 @@ async def browsers(links: dict[str, Any], watchers: int, reveals: int, timeout: 
             if k + 1 >= reveals:
                 done.set()
             else:
-                next_reveal()
+                next_in_turn()
 
     async def page(seat_link: str | None) -> None:
         path = "/ws/seat" if seat_link else "/ws/watch"
@@ -173,7 +185,7 @@ async def browsers(links: dict[str, Any], watchers: int, reveals: int, timeout: 
                 await ws.send(json.dumps({"type": "hello", "token": seat_link.split("#")[1]}))
             shown = 0  # reveals seen by this page
             revealed = 0
-            n = 0
+            chose_for = -1  # the reveal this phone last chose for: one choice each
             async for text in ws:
                 m = json.loads(text)
                 if m["type"] not in ("table", "seat"):
@@ -185,11 +197,12 @@ async def browsers(links: dict[str, Any], watchers: int, reveals: int, timeout: 
                     if shown >= reveals:
                         return
                 revealed = table["revealed"]
-                if seat_link and table["turn"] and table["seats"][m["seat"]]["due"] \
-                        and not table["seats"][m["seat"]]["chosen"]:
-                    n += 1
+                mine = table["seats"][m["seat"]] if seat_link else None
+                if mine and table["turn"] and mine["due"] and not mine["chosen"] \
+                        and chose_for != shown:
+                    chose_for = shown
                     await ws.send(json.dumps({"type": "choose", "choice": "torch",
-                                              "turn": table["turn"], "id": f"{shown}-{n}"}))
+                                              "turn": table["turn"], "id": f"c{shown}"}))
 
     tasks = [asyncio.create_task(page(link)) for link in links["seats"]]
     tasks += [asyncio.create_task(page(None)) for _ in range(watchers)]
