@@ -614,3 +614,17 @@ def test_phones_kept_off_load_nothing_of_the_server(tmp_path: Any) -> None:
                           cwd=Path(__file__).resolve().parent.parent, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "[]"
+
+
+def test_a_server_that_stops_by_itself_is_said_and_the_table_plays_on(t: Table) -> None:
+    server = t.phones.server
+    assert server is not None and server._loop is not None
+    # uvicorn's own way out, as on a fatal error in its loop: the table did not ask.
+    server._loop.call_soon_threadsafe(setattr, server._server, "should_exit", True)
+    t.pump(lambda: t.phones.server is None)
+    assert not t.phones.on and t.phones.error == "stopped"
+    notice = t.table.notice
+    assert notice is not None and notice.lasting and notice.reason == Failed(Step.PHONES, "stopped")
+    assert t.table.enter_card("T5A")
+    assert t.phones.turn_on()  # the table turns them on again
+    assert recv(t.ws("watch"))["type"] == "welcome"
