@@ -130,7 +130,6 @@ def choose_language(query: str | None, accept: str, languages: tuple[str, ...],
 class Client:
     """One open websocket: a seat's phone or a watcher."""
 
-    send: Send
     language: str
     seat: int | None = None  # None: a watcher
     generation: int = 0
@@ -140,6 +139,8 @@ class Client:
     closed: bool = False
     close_code: int | None = None
     writer: asyncio.Task[None] | None = None
+    #: One frame at a time: the reader's replies and the writer's views share the socket.
+    sending: asyncio.Lock = field(default_factory=asyncio.Lock)
     allowance: float = float(BURST)
     checked: float = 0.0
 
@@ -319,7 +320,7 @@ class App:
         if scope.get("method") not in ("GET", "HEAD"):
             # Nothing changes by a request: a choice comes over the websocket.
             response: Response = PlainTextResponse("only GET", status_code=405,
-                                                   headers={**_headers(""), "Allow": "GET"})
+                                                   headers={**_headers(""), "Allow": "GET, HEAD"})
         elif path == "/":
             response = RedirectResponse("/watch", status_code=303, headers=_headers(""))
         elif path in ("/seat", "/watch"):
@@ -351,7 +352,7 @@ class App:
             await ws.close(code=FULL)
             return
         await ws.accept()
-        client = Client(ws.send_text, self._language(scope))  # type: ignore[arg-type]
+        client = Client(self._language(scope))
         writer: asyncio.Task[None] | None = None
         try:
             if path == "/ws/seat":
@@ -368,8 +369,9 @@ class App:
             hub.clients.add(client)
             writer = client.writer = asyncio.get_running_loop().create_task(
                 self._write(ws, client))
-            await ws.send_text(json.dumps({"type": "welcome", "seat": client.seat,
-                                           "language": client.language}))
+            async with client.sending:
+                await ws.send_text(json.dumps({"type": "welcome", "seat": client.seat,
+                                               "language": client.language}))
             hub.offer(client)
             loop = asyncio.get_running_loop()
             client.checked = loop.time()
@@ -381,7 +383,8 @@ class App:
                     break
                 reply = self._on_message(client, text)
                 if reply is not None and not client.closed:
-                    await ws.send_text(json.dumps(reply))
+                    async with client.sending:
+                        await ws.send_text(json.dumps(reply))
         except (WebSocketDisconnect, RuntimeError, OSError, KeyError, TypeError):
             pass  # gone, or a binary frame (KeyError): the page is closed either way
         finally:
@@ -417,7 +420,8 @@ class App:
                 client.wake.clear()
                 text, client.pending = client.pending, None
                 if text is not None:
-                    await ws.send_text(text)
+                    async with client.sending:
+                        await ws.send_text(text)
                 if client.close_code is not None:
                     client.closed = True
                     await ws.close(code=client.close_code)
