@@ -31,6 +31,7 @@ from ui.kivy_setup import configure
 configure(quiet=True, fast=True)
 
 from ui_helpers import find_button, frames, tap  # noqa: E402
+from web_helpers import phones_app  # noqa: E402
 
 from companion.choices import Choice  # noqa: E402
 from companion.engine import Status  # noqa: E402
@@ -39,10 +40,7 @@ from companion.games import Games  # noqa: E402
 from companion.inbox import Inbox  # noqa: E402
 from companion.memory import MemoryStore  # noqa: E402
 from companion.simulate import VirtualClock  # noqa: E402
-from ui import i18n  # noqa: E402
 from ui.app import CompanionApp, post  # noqa: E402
-from ui.controls import Controls  # noqa: E402
-from web.phones import Phones  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 DRIVER = shutil.which("chromedriver")
@@ -65,17 +63,7 @@ def clock() -> VirtualClock:
 
 @pytest.fixture(scope="module")
 def app(clock: VirtualClock) -> Iterator[CompanionApp]:
-    i18n.set_language("en")
-    games = Games(MemoryStore(), countdown=COUNTDOWN, clock=clock)
-    inbox = Inbox(games, post)  # the app's own post: Kivy's clock, as on the device
-    phones = Phones(inbox, post, addresses=("127.0.0.1",), port=0, language=i18n.language,
-                    hidden_tents=games.hidden_tents, odds=games.odds_shown)
-    the_app = CompanionApp(games, Controls(phones=phones, close=phones.close))
-    the_app._run_prepare()
-    frames(3)
-    yield the_app
-    the_app.stop()
-    frames(1)
+    yield from phones_app(Games(MemoryStore(), countdown=COUNTDOWN, clock=clock))
 
 
 @pytest.fixture(scope="module")

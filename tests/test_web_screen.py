@@ -15,15 +15,13 @@ from ui.kivy_setup import configure
 configure(quiet=True, fast=True)
 
 from ui_helpers import find_button, frames, tap  # noqa: E402
+from web_helpers import phones_app  # noqa: E402
 
 from companion.choices import Choice  # noqa: E402
 from companion.games import Games  # noqa: E402
-from companion.inbox import Inbox  # noqa: E402
 from companion.memory import MemoryStore  # noqa: E402
 from companion.simulate import VirtualClock  # noqa: E402
-from ui import i18n  # noqa: E402
-from ui.app import CompanionApp, post  # noqa: E402
-from ui.controls import Controls  # noqa: E402
+from ui.app import CompanionApp  # noqa: E402
 from web.phones import Phones  # noqa: E402
 
 FAILED = "Phones failed, the table plays on"
@@ -31,19 +29,7 @@ FAILED = "Phones failed, the table plays on"
 
 @pytest.fixture(scope="module")
 def app() -> Iterator[CompanionApp]:
-    i18n.set_language("en")
-    store = MemoryStore()
-    games = Games(store, clock=VirtualClock(0.0))
-    remembered: list[bool] = []
-    phones = Phones(Inbox(games, post), post, addresses=("127.0.0.1",), port=0,
-                    language=i18n.language, remember=remembered.append,
-                    hidden_tents=games.hidden_tents, odds=games.odds_shown)
-    the_app = CompanionApp(games, Controls(phones=phones, close=phones.close))
-    the_app._run_prepare()
-    frames(3)
-    yield the_app
-    the_app.stop()
-    frames(1)
+    yield from phones_app(Games(MemoryStore(), clock=VirtualClock(0.0)))
 
 
 def test_the_status_line_says_while_the_phones_are_on_and_when_they_failed(

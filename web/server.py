@@ -84,9 +84,13 @@ class Assets:
 
     @classmethod
     def load(cls) -> Assets:
+        # One page around each page's own main part: the head is written once.
+        page = _asset("page.html").decode("utf-8")
         return cls(
-            seat=_asset("seat.html").decode("utf-8"),
-            watch=_asset("watch.html").decode("utf-8"),
+            seat=page.replace("__PAGE__", "seat").replace(
+                "__MAIN__", _asset("seat.html").decode("utf-8")),
+            watch=page.replace("__PAGE__", "watch").replace(
+                "__MAIN__", _asset("watch.html").decode("utf-8")),
             files={
                 "app.js": (_asset("app.js"), "text/javascript; charset=utf-8"),
                 "style.css": (_asset("style.css"), "text/css; charset=utf-8"),
