@@ -66,6 +66,7 @@ class Step(enum.Enum):
     SEAT_BUTTONS = "seat buttons"
     CAMERA = "camera"
     SCANNER = "scanner"
+    PHONES = "phones"  # the LAN pages' server
 
 
 @dataclass(frozen=True)

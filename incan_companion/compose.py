@@ -54,11 +54,14 @@ if TYPE_CHECKING:
     from hardware.keyboard import KeyboardSeats
     from vision.scanner import FrameStepper, Scanner
     from vision.sources import FrameSource, VirtualTable
+    from web.phones import Phones
 
-__all__ = ["CAMERA_CHOICES", "SEAT_INPUTS", "Camera", "Device", "Seats", "build"]
+__all__ = ["CAMERA_CHOICES", "PHONES_ON", "SEAT_INPUTS", "Camera", "Device", "Seats", "build"]
 
 _log = logging.getLogger(__name__)
 
+#: The table's choice in the Phones window, kept in the data file like the odds'.
+PHONES_ON = "phones"
 
 
 @dataclass
@@ -103,6 +106,10 @@ class Device:
     camera: Camera = field(default_factory=Camera)
     rng: random.Random = field(default_factory=random.Random)
     seed: int = 0
+    #: The phones' pages (None: not built, as in the demo).
+    phones: Phones | None = None
+    #: Whether the phones' server starts with the camera, after the first screen.
+    phones_later: bool = False
 
     def controls(self) -> Controls:
         """What the screens drive besides the game.
@@ -118,7 +125,8 @@ class Device:
             step_camera=self.step_camera if camera.stepper is not None else None,
             camera=camera.source is not None or camera.later not in (None, CameraChoice.NONE),
             close=self.close,
-            start=self.start_camera if camera.later is not None else None,
+            start=self.start_camera if camera.later is not None or self.phones_later else None,
+            phones=self.phones,
         )
 
     def start_camera(self) -> Controls:
@@ -126,6 +134,9 @@ class Device:
         UI thread; its notices (no camera found, say) go to the table as the
         start-up's do. The controls that follow from it."""
         choice, self.camera.later = self.camera.later, None
+        if self.phones_later and self.phones is not None:
+            self.phones_later = False
+            self.phones.turn_on()
         if choice is not None:
             startup: list[tuple[Reason, Level]] = []
             self.camera = _build_camera(self, choice, startup, seed=self.seed, threaded=True)
@@ -173,9 +184,11 @@ class Device:
             return []
 
     def close(self) -> None:
-        """Stop the scanner and camera, switch the LEDs off, close the data file."""
+        """Close the phones' connections, stop the scanner and camera, switch the
+        LEDs off, close the data file."""
         camera, seats = self.camera, self.seats
         stops = [
+            ("phones' server", self.phones.close if self.phones is not None else None),
             ("scanner", camera.scanner.stop if camera.scanner is not None else None),
             ("camera", camera.source.stop if camera.source is not None else None),
             ("seat panel", seats.lights.close if seats.lights is not None else None),
@@ -212,6 +225,8 @@ def build(
     threaded: bool = True,
     camera_later: bool = False,
     opened: tuple[Store, DataFileSetAside | None] | None = None,
+    phones: bool = False,
+    web: tuple[tuple[str, ...], int] | None = None,
 ) -> Device:
     """A device with its adapters built and started.
 
@@ -227,6 +242,10 @@ def build(
     second to load, which the app spends after its first screen is drawn.
     ``opened``: the data file already opened by :func:`open_or_set_aside`
     (the app does it while Kivy starts).
+    ``phones``: build the phones' pages (the app; off until the table turns
+    them on, or ``web`` is given: then on at the start, on those addresses
+    and that port instead of the config's). They start with the camera,
+    after the first screen.
     """
     if seat_input not in SEAT_INPUTS:
         raise ValueError(f"unknown seat input {seat_input!r} (one of {', '.join(SEAT_INPUTS)})")
@@ -262,7 +281,38 @@ def build(
         raise
     games.lights = device.seats.lights
     games.startup = tuple(startup)
+    if phones or web is not None:
+        device.phones = _build_phones(device, web)
+        device.phones_later = web is not None or _phones_were_on(store)
     return device
+
+
+def _phones_were_on(store: Store) -> bool:
+    try:
+        return store.setting(PHONES_ON) == "1"
+    except Exception:
+        _log.exception("reading the phones setting")
+        return False
+
+
+def _build_phones(device: Device, web: tuple[tuple[str, ...], int] | None) -> Phones:
+    """The phones' pages, wired to the inbox like the seat buttons (not started)."""
+    from ui import i18n
+    from web.phones import Phones
+
+    games, store = device.games, device.store
+    addresses, port = web if web is not None else (device.config.web.addresses,
+                                                    device.config.web.port)
+
+    def remember(on: bool) -> None:
+        try:
+            store.set_setting(PHONES_ON, "1" if on else "0")
+        except Exception:
+            _log.exception("storing the phones setting")
+
+    return Phones(device.inbox, device.inbox.post, addresses=addresses, port=port,
+                  language=i18n.language, hidden_tents=games.hidden_tents,
+                  odds=games.odds_shown, remember=remember)
 
 
 def _timed_render(camera: Camera, virtual: VirtualTable) -> Callable[[], Any]:

@@ -81,6 +81,7 @@ STATES = (
     ("12-picker-entry", "picker"),
     ("13-picker-correction", "picker"),
     ("14-menu", "menu"),
+    ("14p-phones", "phones"),
     ("14l-round-log", "round_log"),
     ("14m-round-log-first-page", "round_log"),
     ("15-confirm-new-game", "confirm"),
@@ -619,7 +620,15 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     countdown = 3.0
     clock = VirtualClock(0.0)
     games = Games(MemoryStore(), countdown=countdown, clock=clock)
-    app = CompanionApp(games, Controls())
+    from companion.inbox import Inbox
+    from companion.ports import direct
+    from ui.i18n import language
+    from web.phones import Phones
+
+    # The phones' pages on loopback, for the Phones window's state.
+    phones = Phones(Inbox(games, direct), direct, addresses=("127.0.0.1",), port=0,
+                    language=language)
+    app = CompanionApp(games, Controls(phones=phones, close=phones.close))
     app._run_prepare()
     _frames()
     shots = seats in SHOT_SEATS
@@ -627,7 +636,8 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     failures: list[dict[str, Any]] = []
     screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm",
                  "RoundLog": "round_log", "BotSeats": "bots", "ReviewPanel": "review",
-                 "PlayersWindow": "players", "RenamePlayer": "rename_player"}
+                 "PlayersWindow": "players", "RenamePlayer": "rename_player",
+                 "PhonesWindow": "phones"}
 
     def look(state: str) -> None:
         _frames(4)
@@ -751,6 +761,15 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.picker.dismiss(animation=False)
     app.open_menu()
     look("14-menu")
+    app.open_phones()  # from the menu: every seat's code, the watchers' one
+    assert app.phones_window is not None and app.menu is None
+    app.phones_window.switch()
+    assert phones.on, phones.error
+    app.phones_window.pick(seats - 1)  # the last seat's code, its longest name on show
+    look("14p-phones")
+    app.phones_window.switch()
+    app.phones_window.dismiss(animation=False)
+    assert not phones.on
     app.open_round_log()  # from the menu: the game card by card
     assert app.round_log_view is not None and app.menu is None
     look("14l-round-log")

@@ -148,6 +148,7 @@ class CompanionApp(App):
         self._past: tuple[Played, Session] | None = None
         self._players: tuple[Player, ...] = ()
         self.players_window: Any = None
+        self.phones_window: Any = None
 
     # --- building -----------------------------------------------------------------
 
@@ -270,6 +271,8 @@ class CompanionApp(App):
             _log.warning("language %r is not available", code)
             return
         self.games.remember_language(i18n.language())
+        if self.controls.phones is not None:
+            self.controls.phones.publish()  # the pages' default language
         if self.picker is not None:
             self.picker.dismiss()
         if self.menu is not None:
@@ -311,6 +314,8 @@ class CompanionApp(App):
     def attach(self, table: Table) -> None:
         """Show ``table`` and follow its changes (a new or resumed game)."""
         table.listen(lambda t: self._refresh())
+        if self.controls.phones is not None:
+            self.controls.phones.follow(table)  # a new game: new seat links
         self._phase = None
         self.refresh()
 
@@ -361,6 +366,10 @@ class CompanionApp(App):
             ending=table.ending,
             asking=table.asking,
         )
+        if self.controls.phones is not None:
+            from ui.phones import with_phones
+
+            view = with_phones(view, self.controls.phones, notice.reason if notice else None)
         tick = tick_cue(self._countdown_shown, view.countdown)
         if tick is not None:
             self.sounds.play(tick)
@@ -773,6 +782,18 @@ class CompanionApp(App):
         log.open(animation=False)
         self.round_log_view = log
 
+    def open_phones(self) -> None:
+        """The menu's Phones: a QR code for each seat's phone and one for watchers."""
+        from ui.phones import PhonesWindow
+
+        self._close_menu()
+        if self.controls.phones is None:
+            return
+        window = PhonesWindow(self.controls.phones, self.table)
+        window.bind(on_dismiss=lambda *a: setattr(self, "phones_window", None))
+        window.open(animation=False)
+        self.phones_window = window
+
     def _confirm(self, question: str, yes: str, on_yes: Callable[[], None]) -> None:
         from ui.menu import Confirm
 
@@ -801,6 +822,8 @@ class CompanionApp(App):
     def _leave(self, *, abandon: bool) -> None:
         self._close_menu()
         self.games.leave(abandon=abandon)
+        if self.controls.phones is not None:
+            self.controls.phones.follow(None)
         self._phase = None
         self._hold(None)
         self._cue_state = (None, None)
@@ -817,6 +840,8 @@ class CompanionApp(App):
         self.games.remember_odds(shown)
         if self.menu is not None:
             self.menu.odds = shown
+        if self.controls.phones is not None:
+            self.controls.phones.publish()
         self.refresh()
 
     def set_sound(self, volume: float, muted: bool) -> None:

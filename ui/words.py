@@ -288,6 +288,7 @@ _FAILED = {
     Step.SEAT_BUTTONS: lambda: _("Seat buttons failed: {error}"),
     Step.CAMERA: lambda: _("Camera failed: {error}"),
     Step.SCANNER: lambda: _("Scanner failed: {error}"),
+    Step.PHONES: lambda: _("Phones failed, the table plays on: {error}"),
 }
 
 
