@@ -263,3 +263,32 @@ def test_undos_question_holds_the_reveal_until_it_is_answered_or_withdrawn(
     tap(undo)
     assert table.session.log[-1] == Undo() and table.state.path[-1].card == "T9"
     assert notice_text(Undone(Draw("T11A"), 8)) in app.table_screen.status
+
+
+def test_the_last_rounds_summary_asks_for_no_card_out(
+    app: CompanionApp, clock: VirtualClock
+) -> None:
+    """Round 5 ends on a second hazard: its summary (before the final scores) says
+    nothing of taking a hazard out, there is no next round to take it out of."""
+    app.games.leave()
+    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    table = table_of(app)
+    for card in ("T3", "T4", "T5A", "T7A"):  # rounds 1 to 4: one card, everyone leaves
+        table.enter_card(card)
+        reveal(app, clock, (0, 1, 2))
+        assert app.sm is not None and app.sm.current == "round_end"
+        assert "out of the game" not in app.round_end_screen.todo  # nobody busted
+        tap(find_button(app.round_end_screen, "Show the table"))
+    assert table.state.round == 4 and table.state.phase is Phase.ROUND_OVER
+    table.enter_card("SNAKE1")
+    reveal(app, clock)
+    table.enter_card("SNAKE2")
+    frames(3)
+    assert table.state.phase is Phase.GAME_OVER and app.table_screen.holding
+    assert "out of the game" not in app.table_screen.extra
+    app.end_bust_hold()
+    frames(2)
+    assert app.sm.current == "round_end"
+    screen = app.round_end_screen
+    assert screen.heading == "Round 5 is over" and screen.button == "Final scores"
+    assert screen.todo == ""

@@ -130,7 +130,7 @@ class CompanionApp(App):
         self.screenshot_path = screenshot
         self.sm: ScreenManager | None = None
         self.picker: Any = None
-        self._phase: Phase | None = None
+        self._phase: tuple[int, Phase] | None = None  # the round and phase on show
         self._countdown_shown = ""
         # -1: in the frame that asked for it, not the next one (a whole frame sooner)
         self._refresh = Clock.create_trigger(self.refresh, -1)
@@ -336,7 +336,8 @@ class CompanionApp(App):
 
     def _show(self, table: Table) -> None:
         state = table.state
-        arrived = state.phase is not self._phase
+        # The round too: a round can end before the screen saw it begin.
+        arrived = (state.round, state.phase) != self._phase
         # A round's end reached by an undo (of the next round's first card) was
         # seen already: the table shows it, without its bust or its summary again.
         again = isinstance(table.session.log[-1], Undo)
@@ -378,7 +379,7 @@ class CompanionApp(App):
         if arrived:
             # Follow the game to the screen of its phase, once per change, so a
             # player can still look back at the table after a round ended.
-            self._phase = state.phase
+            self._phase = (state.round, state.phase)
             if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER) or again:
                 self._hold(None)
                 self.show_screen("table")
