@@ -29,7 +29,7 @@ from companion.notices import (
 )
 from companion.simulate import VirtualClock, choose_camp, next_card
 from companion.table import MAX_NOTICES, Table
-from incan_companion.store import Store
+from storage import Store
 from ui.words import notice_text
 
 TORCH, CAMP = Choice.TORCH, Choice.CAMP

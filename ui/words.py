@@ -50,6 +50,7 @@ from companion.notices import (
 )
 from companion.review import Review, SeatReview
 from companion.stats import HeadToHead, PlayerStats
+from companion.text import cut, printable
 from ui.i18n import _, language, ngettext, pgettext
 
 
@@ -330,8 +331,7 @@ def _why_not(card: str, why: Unplayable) -> str:
 
 def _shorten(text: str, limit: int = 40) -> str:
     """Anything a camera or a device said, printable and short enough for one line."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return cut(printable(text, strict=True, replace="?"), limit)
 
 
 def camera_text(status: CameraStatus) -> str:
