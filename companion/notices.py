@@ -222,9 +222,10 @@ Reason = (
 class Notice:
     """One line for the status bar: what happened that the table should know.
 
-    A notice is about the moment it was said: it ends with the next step of
-    the game (``step`` counts the steps taken when it was said), unless it is
-    ``lasting``: a fact about the device (no camera, no GPIO) that stays true.
+    A notice is about the moment it was said: it ends with the next thing the
+    table does (``step`` counts the table's actions when it was said), unless
+    it is ``lasting``: a fact about the device (no camera, no GPIO) that stays
+    true.
     """
 
     reason: Reason

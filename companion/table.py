@@ -48,7 +48,7 @@ True
 (5, 3)
 >>> table.scan("IG:T12"), table.notice.reason
 (False, NotACard(text='IG:T12'))
->>> table.scan("T5A"), table.notice is None  # a notice ends with the next step
+>>> table.scan("T5A"), table.notice is None  # a notice ends with the next action
 (True, True)
 """
 
@@ -121,7 +121,8 @@ class Table:
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._quiet = 0  # >0 while a change is in progress: one notification at the end
         self._revealed = False  # whether the latest countdown's reveal was taken
-        self._steps = 0  # steps taken since this table was built: notices end with one
+        self._steps = 0  # steps taken since this table was built
+        self._actions = 0  # what the table did (a card, a press, an undo, a round's end)
         self._undo_armed: tuple[int, frozenset[int]] | None = None  # (step, chosen) warned of
         self.camera = CameraStatus.NO_CAMERA
         start = session.start_event
@@ -191,12 +192,12 @@ class Table:
     def notice(self) -> Notice | None:
         """The latest notice still current, for the status bar.
 
-        A notice ends when what it is about is over: with the next step of
-        the game ("Snakes waits until the choices are revealed" ends with the
-        reveal), unless it is a lasting fact about the device.
+        A notice ends with the next thing the table does (a card turned, a
+        seat's press, an undo, a correction, a reveal, a round's end, see
+        :meth:`moved_on`), unless it is a lasting fact about the device.
         """
         for notice in reversed(self._notices):
-            if notice.lasting or notice.step == self._steps:
+            if notice.lasting or notice.step == self._actions:
                 return notice
         return None
 
@@ -248,12 +249,21 @@ class Table:
     def say(self, reason: Reason, level: Level = "info", *, lasting: bool = False) -> None:
         """Add a notice for the status line (also used by adapters: "not a card").
 
-        ``lasting``: a fact about the device that does not end with the next step.
+        ``lasting``: a fact about the device that does not end with the next action.
         """
         _log.log(logging.INFO if level == "info" else logging.WARNING, "%s", reason)
-        self._notices.append(Notice(reason, level, self._clock(), self._steps, lasting))
+        self._notices.append(Notice(reason, level, self._clock(), self._actions, lasting))
         del self._notices[:-MAX_NOTICES]
         self._changed()
+
+    def moved_on(self) -> None:
+        """The table did something: what was said before it is over.
+
+        Every action of the table calls it (a card, a press, an undo, a
+        correction, a reveal, a round's end); the screen calls it for what
+        the core does not see (a change of language).
+        """
+        self._actions += 1
 
     def set_camera(self, status: CameraStatus) -> None:
         """What the camera is doing, for the status line."""
@@ -271,6 +281,7 @@ class Table:
         is still lying on the scan spot. Any other card that cannot come now
         gets a notice with the reason.
         """
+        self.moved_on()
         cid = self._known(card_id)
         if cid is None:
             return False
@@ -283,6 +294,7 @@ class Table:
 
     def enter_card(self, card_id: str) -> bool:
         """A card entered by hand (no camera, or the camera missed it)."""
+        self.moved_on()
         cid = self._known(card_id)
         return cid is not None and self._take(cid)
 
@@ -318,6 +330,7 @@ class Table:
         """
         if self.state.phase is Phase.ROUND_OVER and not self._ending:
             self._ending = True
+            self.moved_on()
             self._changed()
 
     def round_end_seen(self) -> bool:
@@ -326,6 +339,7 @@ class Table:
         if not self._ending:
             return False
         self._ending = False
+        self.moved_on()
         held, self._held = self._held, None
         if held is None:
             self._changed()
@@ -341,6 +355,7 @@ class Table:
         """
         if seat in self.bots:
             return False
+        self.moved_on()
         self._quiet += 1
         try:
             taken = self.collector.press(seat, choice)
@@ -375,6 +390,7 @@ class Table:
         return self._revealed
 
     def _on_reveal(self, camp: tuple[int, ...]) -> None:
+        self.moved_on()
         self._quiet += 1
         try:
             revealed = self._revealed = self._accept(Reveal(camp))
@@ -392,6 +408,7 @@ class Table:
 
     def undo(self) -> bool:
         """Take back the latest step (a held card is dropped first)."""
+        self.moved_on()
         if self._held is not None:
             held, self._held = self._held, None
             self.say(HeldDropped(held))
@@ -430,10 +447,10 @@ class Table:
         if self._undo_armed is not None:
             self._undo_armed = None
             self.collector.release()
-            self._steps += 1  # the question's notice ends with it
 
     def correct(self, pos: int, card_id: str) -> bool:
         """The card at path position ``pos`` is really ``card_id``."""
+        self.moved_on()
         cid = self._known(card_id)
         return cid is not None and self._accept(Correct(pos, cid))
 

@@ -25,14 +25,19 @@ from ui_helpers import find_button, frames, tap  # noqa: E402
 
 from companion.engine import Phase  # noqa: E402
 from companion.events import Draw, Reveal, Undo  # noqa: E402
-from companion.notices import HeldForSummary, Undone, UndoWouldDropChoices  # noqa: E402
+from companion.notices import (  # noqa: E402
+    CameraStatus,
+    HeldForSummary,
+    Undone,
+    UndoWouldDropChoices,
+)
 from companion.simulate import VirtualClock  # noqa: E402
 from companion.table import Table  # noqa: E402
 from incan_companion.compose import Device, build  # noqa: E402
 from incan_companion.config import Config  # noqa: E402
 from ui import i18n, presenters  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
-from ui.words import notice_text  # noqa: E402
+from ui.words import camera_text, notice_text  # noqa: E402
 
 COUNTDOWN = 2.0
 SPACE, BACKSPACE = 32, 8
@@ -292,3 +297,31 @@ def test_the_last_rounds_summary_asks_for_no_card_out(
     screen = app.round_end_screen
     assert screen.heading == "Round 5 is over" and screen.button == "Final scores"
     assert screen.todo == ""
+
+
+def test_after_the_game_the_status_line_asks_for_no_card(app: CompanionApp) -> None:
+    """The game of the test before is over: the virtual table's "tap Turn a card"
+    is gone from the table's status line."""
+    table = table_of(app)
+    assert table.state.phase is Phase.GAME_OVER
+    app.show_screen("table")
+    frames(2)
+    assert table.camera is CameraStatus.VIRTUAL
+    assert camera_text(CameraStatus.VIRTUAL) not in app.table_screen.status
+    assert app.table_screen.status == ""
+
+
+def test_a_notice_ends_with_a_change_of_language(app: CompanionApp, clock: VirtualClock) -> None:
+    app.games.leave()
+    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    table = table_of(app)
+    table.enter_card("T9")
+    key(BACKSPACE)
+    said = notice_text(Undone(Draw("T9")))
+    assert said in app.table_screen.status
+    app.choose_language("pl")
+    frames(2)
+    assert table.notice is None
+    assert notice_text(Undone(Draw("T9"))) not in app.table_screen.status  # nor in Polish
+    assert camera_text(CameraStatus.VIRTUAL) == app.table_screen.status
+    app.choose_language("en")

@@ -553,3 +553,34 @@ def test_undos_question_holds_the_reveal(store: Store, clock: VirtualClock) -> N
     assert table.collector.countdown_left == 2.0
     clock.now += 2.0
     assert table.tick() and stored(store, table)[-1] == Reveal((1,))
+
+
+def test_a_notice_ends_with_the_next_thing_the_table_does(
+    store: Store, clock: VirtualClock
+) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    assert table.undo() and table.notice is not None
+    assert table.notice.reason == Undone(Draw("T9"))
+    table.scan("T9")
+    assert table.notice is None  # a card turned
+    assert not table.scan("T9X") and table.notice is not None  # not a card: said
+    assert table.press(0, TORCH)
+    assert table.notice is None  # a seat's press
+    table.press(1, TORCH)
+    table.press(2, TORCH)
+    table.scan("SNAKE1")
+    clock.now += 2.0
+    assert table.tick()  # the reveal: the held card is on the path, nothing waits
+    assert table.notice is None
+    assert table.undo() and table.notice is not None
+    table.moved_on()  # what the core does not see (a change of language)
+    assert table.notice is None
+    table.scan("SNAKE1")
+    choose(table, clock, TORCH, TORCH, TORCH)
+    assert not table.scan("T9") and table.notice is not None  # on the path already
+    table.scan("SNAKE2")
+    assert table.state.phase is Phase.ROUND_OVER
+    table.say(NothingToUndo())
+    table.show_round_end()  # a round's end: what was said in the round is over
+    assert table.notice is None

@@ -270,6 +270,8 @@ class CompanionApp(App):
             _log.warning("language %r is not available", code)
             return
         self.games.remember_language(i18n.language())
+        if self.table is not None:
+            self.table.moved_on()  # what was said is not said again in the new words
         if self.picker is not None:
             self.picker.dismiss()
         if self.menu is not None:

@@ -362,7 +362,9 @@ def table_view(
         remove = _("Take one {hazard} card ({card}) out of the game.").format(
             hazard=card_name(state.to_remove), card=state.to_remove
         )
-    status_parts = [camera_text(camera)] if camera is not None else []
+    # After the game no card is read: the camera's "tap Turn a card" is no instruction.
+    over = state.phase is Phase.GAME_OVER
+    status_parts = [camera_text(camera)] if camera is not None and not over else []
     if held and state.phase is Phase.CHOOSE and notice != CardHeld(held):  # said already
         status_parts.append(
             _("Waiting for the reveal: {card}").format(card=card_name(held))
