@@ -21,6 +21,7 @@ __all__ = [
     "CameraStatus",
     "CannotCome",
     "CardHeld",
+    "Corrected",
     "DataFileSetAside",
     "Failed",
     "GameIsOver",
@@ -140,6 +141,19 @@ class Undone:
 
 
 @dataclass(frozen=True)
+class Corrected:
+    """A correction was taken: path card ``pos`` (0-based) was ``was`` and is
+    ``now``; ``hands`` and ``tents`` are what it changed, (seat name, before,
+    after) for each seat whose hand or tent is not what it was."""
+
+    pos: int
+    was: str
+    now: str
+    hands: tuple[tuple[str, int, int], ...] = ()
+    tents: tuple[tuple[str, int, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class UndoWouldDropChoices:
     """Undo was tapped while seats had already chosen: a second tap confirms."""
 
@@ -207,6 +221,7 @@ Reason = (
     | HeldDropped
     | NothingToUndo
     | Undone
+    | Corrected
     | UndoWouldDropChoices
     | StepRefused
     | Failed

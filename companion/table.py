@@ -67,6 +67,7 @@ from companion.notices import (
     CameraStatus,
     CannotCome,
     CardHeld,
+    Corrected,
     Failed,
     GameIsOver,
     HeldDropped,
@@ -449,10 +450,25 @@ class Table:
             self.collector.release()
 
     def correct(self, pos: int, card_id: str) -> bool:
-        """The card at path position ``pos`` is really ``card_id``."""
+        """The card at path position ``pos`` is really ``card_id``; the notice
+        says what it changed (the card, and each hand and tent it moved)."""
         self.moved_on()
         cid = self._known(card_id)
-        return cid is not None and self._accept(Correct(pos, cid))
+        before = self.state
+        if cid is None or not self._accept(Correct(pos, cid)):
+            return False
+        after = self.state
+        pairs = list(zip(before.seats, after.seats, strict=True))
+        self.say(
+            Corrected(
+                pos,
+                before.path[pos].card,
+                cid,
+                tuple((b.name, a.hand, b.hand) for a, b in pairs if a.hand != b.hand),
+                tuple((b.name, a.banked, b.banked) for a, b in pairs if a.banked != b.banked),
+            )
+        )
+        return True
 
     def _known(self, card_id: str) -> str | None:
         """The card's id in upper case, or None (and a notice) if it is no card."""

@@ -15,6 +15,7 @@ from companion.notices import (
     CameraStatus,
     CannotCome,
     CardHeld,
+    Corrected,
     Failed,
     GameIsOver,
     HeldDropped,
@@ -584,3 +585,25 @@ def test_a_notice_ends_with_the_next_thing_the_table_does(
     table.say(NothingToUndo())
     table.show_round_end()  # a round's end: what was said in the round is over
     assert table.notice is None
+
+
+def test_a_correction_says_what_it_changed(store: Store, clock: VirtualClock) -> None:
+    table = new_table(store, clock, seats=4)
+    table.scan("T11A")
+    choose(table, clock, CAMP, TORCH, TORCH, TORCH)  # Ana leaves with 2 + 3 = 5
+    table.scan("SNAKE1")
+    assert table.correct(1, "T9")  # the second card was a treasure 9: 3 each
+    assert table.notice is not None
+    assert table.notice.reason == Corrected(1, "SNAKE1", "T9", (("Bo", 2, 5), ("Cy", 2, 5),
+                                                               ("Dee", 2, 5)))
+    assert notice_text(table.notice.reason) == (
+        "Card 2: snakes → treasure 9; Bo, Cy and Dee: hands 2 → 5"
+    )
+    assert table.correct(0, "T14")  # 14: 3 each and 2 left, Ana's tent 3 + 2 as before
+    assert table.notice.reason == Corrected(0, "T11A", "T14", (("Bo", 5, 6), ("Cy", 5, 6),
+                                                              ("Dee", 5, 6)))
+    assert table.correct(0, "SNAKE2")  # nothing to share: Ana leaves with nothing
+    assert notice_text(table.notice.reason) == (
+        "Card 1: treasure 14 → snakes; Bo, Cy and Dee: hands 6 → 3; Ana: tent 5 → 0"
+    )
+    assert not table.correct(5, "T1") and not isinstance(table.notice.reason, Corrected)

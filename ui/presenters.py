@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from companion.cards import CATALOGUE, EDITIONS, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.events import STRATEGIES, Draw, Move, Start
-from companion.notices import CameraStatus, CardHeld, Reason
+from companion.notices import CameraStatus, CardHeld, Corrected, Reason
 from companion.odds import odds
 from companion.review import review
 from companion.rules import RULE_SETS
@@ -369,6 +369,8 @@ def table_view(
         status_parts.append(
             _("Waiting for the reveal: {card}").format(card=card_name(held))
         )
+    if isinstance(notice, Corrected) and hide:
+        notice = replace(notice, tents=())  # hidden tents: a correction says no tent
     if notice is not None:
         status_parts.append(notice_text(notice))
     waiting = [i for i in due if i not in chosen]
