@@ -21,6 +21,7 @@ __all__ = [
     "CameraStatus",
     "CannotCome",
     "CardHeld",
+    "ChooseAgain",
     "Corrected",
     "DataFileSetAside",
     "Failed",
@@ -141,6 +142,15 @@ class Undone:
 
 
 @dataclass(frozen=True)
+class ChooseAgain:
+    """A game resumed while choices were due: presses made before the stop
+    were never stored (a choice stays secret until the reveal), so these
+    seats (their names) choose again."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Corrected:
     """A correction was taken: path card ``pos`` (0-based) was ``was`` and is
     ``now``; ``hands`` and ``tents`` are what it changed, (seat name, before,
@@ -222,6 +232,7 @@ Reason = (
     | NothingToUndo
     | Undone
     | Corrected
+    | ChooseAgain
     | UndoWouldDropChoices
     | StepRefused
     | Failed

@@ -27,6 +27,7 @@ from companion.engine import Phase  # noqa: E402
 from companion.events import Draw, Reveal, Undo  # noqa: E402
 from companion.notices import (  # noqa: E402
     CameraStatus,
+    ChooseAgain,
     HeldForSummary,
     Undone,
     UndoWouldDropChoices,
@@ -325,3 +326,25 @@ def test_a_notice_ends_with_a_change_of_language(app: CompanionApp, clock: Virtu
     assert notice_text(Undone(Draw("T9"))) not in app.table_screen.status  # nor in Polish
     assert camera_text(CameraStatus.VIRTUAL) == app.table_screen.status
     app.choose_language("en")
+
+
+def test_a_resumed_choice_says_who_chooses_again(app: CompanionApp) -> None:
+    """Presses are never stored (secret until the reveal): a game resumed in the
+    middle of a choice says that every seat due chooses again."""
+    app.games.leave()
+    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    table = table_of(app)
+    table.enter_card("T9")
+    assert app.controls.key("1") and app.controls.key("w")  # Ana and Bo have chosen
+    app.games.leave()  # the game stops (as at a power cut, nothing more is stored)
+    app.show_setup()
+    app.resume_game()
+    frames(2)
+    resumed = table_of(app)
+    assert resumed is not table and resumed.collector.chosen == frozenset()
+    said = notice_text(ChooseAgain(("Ana", "Bo", "Cy")))
+    assert said == (
+        "Resumed: choices pressed before the stop are not kept. Ana, Bo and Cy choose again."
+    )
+    assert said in app.table_screen.status
+    assert not any(r.chosen for r in app.table_screen.ids.seats.children)

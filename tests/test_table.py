@@ -15,6 +15,7 @@ from companion.notices import (
     CameraStatus,
     CannotCome,
     CardHeld,
+    ChooseAgain,
     Corrected,
     Failed,
     GameIsOver,
@@ -408,6 +409,30 @@ def test_a_power_cut_loses_nothing_on_screen(tmp_path: Path, clock: VirtualClock
     resumed = Table.resume(again, table.game, clock=clock)
     assert resumed.state == shown
     assert resumed.collector.is_open and resumed.collector.due == {1, 2}
+    again.close()
+    store.close()
+
+
+def test_choices_pressed_before_a_power_cut_are_said_to_be_gone(
+    tmp_path: Path, clock: VirtualClock
+) -> None:
+    path = tmp_path / "games.sqlite"
+    store = Store(path)
+    table = new_table(store, clock, seats=4)
+    table.scan("T9")
+    assert table.press(0, CAMP) and table.press(2, TORCH)  # then the power goes
+    again = Store(path)
+    resumed = Table.resume(again, table.game, clock=clock)
+    assert resumed.collector.chosen == frozenset()  # never stored: secret until the reveal
+    assert resumed.notice is not None
+    assert resumed.notice.reason == ChooseAgain(("Ana", "Bo", "Cy", "Dee"))
+    assert notice_text(resumed.notice.reason) == (
+        "Resumed: choices pressed before the stop are not kept. Ana, Bo, Cy and Dee choose again."
+    )
+    assert resumed.press(0, TORCH) and resumed.notice is None
+    choose(resumed, clock, TORCH, TORCH, TORCH, TORCH)
+    assert resumed.state.phase is Phase.DRAW  # no choice due: a resume now says nothing
+    assert Table.resume(again, table.game, clock=clock).notice is None
     again.close()
     store.close()
 

@@ -30,6 +30,7 @@ from companion.notices import (
     CameraStatus,
     CannotCome,
     CardHeld,
+    ChooseAgain,
     Corrected,
     DataFileSetAside,
     Failed,
@@ -269,6 +270,12 @@ def notice_text(reason: Reason) -> str:
             return text
         case Corrected():
             return _corrected(reason)
+        case ChooseAgain(who):
+            return ngettext(
+                "Resumed: choices pressed before the stop are not kept. {names} chooses again.",
+                "Resumed: choices pressed before the stop are not kept. {names} choose again.",
+                len(who),
+            ).format(names=_joined(list(who)))
         case UndoWouldDropChoices(chosen, event):
             return ngettext(
                 "{n} seat has chosen: tap Undo again to take back {what} and clear that choice.",
