@@ -298,6 +298,7 @@ def test_the_last_rounds_summary_asks_for_no_card_out(
     screen = app.round_end_screen
     assert screen.heading == "Round 5 is over" and screen.button == "Final scores"
     assert screen.todo == ""
+    assert screen.how == "Second snakes: everyone in the temple loses their gems."
 
 
 def test_after_the_game_the_status_line_asks_for_no_card(app: CompanionApp) -> None:

@@ -139,6 +139,11 @@ def last_event(state: State) -> str:
             return _("{hazard}: nothing happens yet; a second one ends the round.").format(
                 hazard=card_name(card).capitalize()
             )
+        case Bust(card=card) if state.phase is Phase.GAME_OVER:
+            # The last round: there is no next round's deck to take a card out of.
+            return _("Second {hazard}: everyone in the temple loses their gems.").format(
+                hazard=card_name(card)
+            )
         case Bust(card=card):
             return _(
                 "Second {hazard}: everyone in the temple loses their gems; "
