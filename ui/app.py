@@ -586,15 +586,8 @@ class CompanionApp(App):
         self.show_screen("past_game")
 
     def open_past_round_log(self) -> None:
-        from ui.menu import RoundLog
-
-        if self._past is None:
-            return
-        session = self._past[1]
-        log = RoundLog(presenters.round_log(session.moves, session.states))
-        log.bind(on_dismiss=lambda *a: setattr(self, "round_log_view", None))
-        log.open(animation=False)
-        self.round_log_view = log
+        if self._past is not None:
+            self._open_round_log(self._past[1])
 
     def resume_past_game(self) -> None:
         if self._past is None:
@@ -739,7 +732,7 @@ class CompanionApp(App):
         self.menu = GameMenu(
             rules_text=presenters.rules_reminder(rules),
             volume=self.sounds.volume, muted=self.sounds.muted, in_game=table is not None,
-            odds=self.show_odds,
+            odds=self.show_odds, sound_out=self.sounds.available,
         )
         self.menu.bind(on_dismiss=lambda *a: setattr(self, "menu", None))
         self.menu.open(animation=False)
@@ -763,14 +756,16 @@ class CompanionApp(App):
 
     def open_round_log(self) -> None:
         """The game card by card, from its moves (undo and corrections resolved)."""
-        from ui.menu import RoundLog
-
         table = self.table
         if table is None:
             return
         self._close_menu()
-        session = table.session
-        log = RoundLog(presenters.round_log(session.moves, session.states))
+        self._open_round_log(table.session)
+
+    def _open_round_log(self, session: Session) -> None:
+        from ui.menu import LOG_PAGE, RoundLog
+
+        log = RoundLog(presenters.round_log_pages(session.moves, session.states, LOG_PAGE))
         log.bind(on_dismiss=lambda *a: setattr(self, "round_log_view", None))
         log.open(animation=False)
         self.round_log_view = log
