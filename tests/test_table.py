@@ -467,6 +467,76 @@ def test_one_notification_per_reveal_with_a_held_card(store: Store, clock: Virtu
     assert paths == [2]  # the screen never shows the in-between state
 
 
+def test_one_notification_and_one_setting_of_the_leds_per_event(
+    store: Store, clock: VirtualClock
+) -> None:
+    """Each call from outside is heard of once, if it changed anything: the seat
+    LEDs (a real panel on gpiozero's mock pins) are set once per event."""
+    from collections.abc import Callable, Collection
+
+    from companion.games import Games
+    from hardware.fake import MockSeats
+    from hardware.pins import DEFAULT_PINS
+
+    class CountedSeats(MockSeats):
+        sets = 0
+
+        def set_leds(self, lit: Collection[int]) -> None:
+            self.sets += 1
+            super().set_leds(lit)
+
+    seats = CountedSeats(DEFAULT_PINS[:3], on_press=lambda seat, choice: None, clock=clock)
+    games = Games(store, countdown=2.0, clock=clock, lights=seats)
+    table = games.new_game(Start(("Ana", "Bo", "Cy")))
+    heard: list[int] = []
+    table.listen(lambda t: heard.append(len(t.session.log)))
+
+    def counts(call: Callable[[], object]) -> tuple[int, int]:
+        """Notifications and LED settings during ``call``."""
+        before = (len(heard), seats.sets)
+        call()
+        return len(heard) - before[0], seats.sets - before[1]
+
+    assert counts(lambda: table.scan("T9")) == (1, 1)  # drawn, the collector opened: one change
+    assert counts(lambda: table.scan("T9")) == (0, 0)  # still lying there: nothing happened
+    assert counts(lambda: table.press(0, CAMP)) == (1, 1) and seats.lit() == {0}
+    assert counts(lambda: table.press(0, CAMP)) == (0, 0)  # the same choice again
+    assert counts(lambda: table.press(1, TORCH)) == (1, 1)
+    assert counts(lambda: table.scan("T1")) == (1, 1)  # held for the reveal
+    assert counts(lambda: table.press(2, TORCH)) == (1, 1)  # the countdown starts
+    clock.now += 1.0
+    assert counts(lambda: table.tick()) == (0, 0)
+    clock.now += 1.0
+    assert counts(lambda: table.tick()) == (1, 1)  # the reveal and the held card: one change
+    assert [p.card for p in table.state.path] == ["T9", "T1"] and seats.lit() == frozenset()
+    assert counts(lambda: table.undo()) == (1, 1)
+    assert counts(lambda: table.correct(0, "T11A")) == (1, 1)
+    assert counts(lambda: table.say(NothingToUndo())) == (1, 1)
+    games.close()
+    seats.close()
+
+
+def test_the_rules_run_once_per_card(
+    store: Store, clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card is checked, stored, then applied: the check's state is the one
+    applied, the rules are not run a second time."""
+    from companion import session
+
+    played: list[object] = []
+    play = session._play
+
+    def counted(state: engine.State, move: Draw | Reveal) -> engine.State:
+        played.append(move)
+        return play(state, move)
+
+    monkeypatch.setattr(session, "_play", counted)
+    table = new_table(store, clock)
+    assert table.scan("T9") and played == [Draw("T9")]
+    choose(table, clock, TORCH, TORCH, CAMP)
+    assert played == [Draw("T9"), Reveal((2,))]
+
+
 def test_notices_are_bounded(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     for i in range(MAX_NOTICES + 5):
