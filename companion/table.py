@@ -325,7 +325,7 @@ class Table:
         state = self.state
         on_show = state.path and state.phase in (Phase.DRAW, Phase.CHOOSE)
         last = state.path[-1].card if on_show else None
-        if card_id.upper() in (self._held, last):
+        if isinstance(card_id, str) and card_id.upper() in (self._held, last):
             return False  # still lying on the scan spot: nothing happened
         self._actions += 1
         cid = self._known(card_id)
