@@ -19,7 +19,7 @@ from pathlib import Path
 
 from companion.notices import DataFileSetAside
 from companion.ports import WallClock
-from storage import files, lock, schema
+from storage import chain, files, lock, schema
 from storage.errors import DamagedFile, NoAccess, NotOurFile, StoreError, sqlite_problem
 from storage.history import HistoryTables
 from storage.players import PlayerTables
@@ -92,6 +92,8 @@ class Store(HistoryTables, PlayerTables, SettingsTables):
         try:
             if fresh:
                 schema.create(db)
+                if not self.readonly:
+                    chain.forget_tail(self.path)  # a tail of a file that is gone
             else:
                 self._version = schema.check(db, self.path)
             if not self.readonly:  # only once the file is known to be ours and whole
