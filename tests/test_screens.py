@@ -726,9 +726,10 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     clock.advance(countdown)
     assert table.tick()
     assert table.state.path[-1].card == "T5A"
-    table.press(0, Choice.TORCH)
-    table.press(1, Choice.TORCH)
-    assert not table.undo()  # two seats have chosen: tap Undo again
+    for seat in range(seats):
+        table.press(seat, Choice.TORCH)
+    assert not table.undo()  # every seat has chosen: tap Undo again; the reveal waits
+    assert table.asking and table.collector.countdown_left is None
     look("07-undo-warning")
     assert table.undo()
     look("08-undone")
@@ -797,11 +798,13 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     reveal()
     enter("SNAKE2")  # the second snakes: the round ends, and the table holds
     assert app.table_screen.holding and app.sm.current == "table"
+    assert table.enter_card("T1") and table.held == "T1"  # turned early: waits for the summary
     look("18-bust")
     app.end_bust_hold()
-    assert app.sm.current == "round_end"
+    assert app.sm.current == "round_end" and app.round_end_screen.notice
     look("19-round-end-bust")
-    app.show_screen("table")
+    assert table.undo() and table.held is None  # the waiting card goes back
+    app.close_round_end("table")
     look("20-table-round-over")
 
     # --- round 2: two leave together, the leftover stays on the path; all leave
@@ -817,7 +820,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
 
     # --- rounds 3 to 5: one card, everyone leaves
     for card in ("T7A", "T9", "T11A"):
-        app.show_screen("table")
+        app.close_round_end("table")
         enter(card)
         reveal(tuple(table.state.due))
     assert table.state.phase is Phase.GAME_OVER and app.sm.current == "round_end"

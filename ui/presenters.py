@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from companion.cards import CATALOGUE, EDITIONS, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.events import STRATEGIES, Draw, Move, Start
-from companion.notices import CameraStatus, CardHeld, Reason
+from companion.notices import CameraStatus, CardHeld, Corrected, Reason
 from companion.odds import odds
 from companion.review import review
 from companion.rules import RULE_SETS
@@ -49,6 +49,7 @@ __all__ = [
     "ChartView",
     "FinalSeat",
     "GameOverView",
+    "LogPage",
     "PathCardView",
     "PickerTile",
     "PickerView",
@@ -74,6 +75,7 @@ __all__ = [
     "review_view",
     "round_end_view",
     "round_log",
+    "round_log_pages",
     "rules_label",
     "seat_kind_label",
     "table_view",
@@ -371,11 +373,15 @@ def table_view(
         else ""
     )
     remove = take_out_line(state.to_remove)
-    status_parts = [camera_text(camera)] if camera is not None else []
+    # After the game no card is read: the camera's "tap Turn a card" is no instruction.
+    over = state.phase is Phase.GAME_OVER
+    status_parts = [camera_text(camera)] if camera is not None and not over else []
     if held and state.phase is Phase.CHOOSE and notice != CardHeld(held):  # said already
         status_parts.append(
             _("Waiting for the reveal: {card}").format(card=card_name(held))
         )
+    if isinstance(notice, Corrected) and hide:
+        notice = replace(notice, tents=())  # hidden tents: a correction says no tent
     if notice is not None:
         status_parts.append(notice_text(notice))
     if waiting is None:
@@ -878,6 +884,14 @@ def odds_text(state: State) -> str:
 # --- the round log ---------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class LogPage:
+    """A page of the round log: the round it shows, and its lines."""
+
+    heading: str  # "Round 2"
+    lines: tuple[str, ...]
+
+
 def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]:
     """The game card by card, as Board Game Arena's log: what each card gave,
     who left with what, who busted on which hazard, the artifacts and their values.
@@ -886,13 +900,38 @@ def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]
     resolved (``Session.moves`` and ``Session.states``), so it follows both.
     """
     lines: list[str] = []
+    for heading, said in _log_rounds(moves, states):
+        lines += [heading, *said]
+    return tuple(lines)
+
+
+def round_log_pages(
+    moves: Sequence[Move], states: Sequence[State], per_page: int
+) -> tuple[LogPage, ...]:
+    """The round log a page at a time, one round a page (a long round on
+    several, each headed by its round), so every page says which round it is;
+    the last page is the round on the table. ``per_page``: lines under the
+    heading. A long round's pages are counted back from its newest line, so
+    the page it opens on is full."""
+    pages = []
+    for heading, said in _log_rounds(moves, states):
+        ends = range(len(said), 0, -per_page) if said else [0]
+        pages += [LogPage(heading, tuple(said[max(0, end - per_page) : end]))
+                  for end in reversed(ends)]
+    return tuple(pages) or (LogPage(_("Round {round}").format(round=states[-1].round), ()),)
+
+
+def _log_rounds(moves: Sequence[Move], states: Sequence[State]) -> list[tuple[str, list[str]]]:
+    """The round log's lines, under each round's heading."""
+    rounds: list[tuple[str, list[str]]] = []
     shown_round = 0
     for move, state in zip(moves, states, strict=True):
         if isinstance(move, Start):
             continue
         if state.round != shown_round:
             shown_round = state.round
-            lines.append(_("Round {round}").format(round=state.round))
+            rounds.append((_("Round {round}").format(round=state.round), []))
+        lines = rounds[-1][1]
         said = last_event(state)
         if isinstance(move, Draw) and CATALOGUE[move.card].is_treasure:
             # The split's sentence does not name its card; the others do.
@@ -904,7 +943,7 @@ def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]
                 _("{name} (lost {n})").format(name=state.seats[seat].name, n=lost)
                 for seat, lost in state.last.losses
             )))
-    return tuple(lines)
+    return rounds
 
 
 # --- the in-game menu ----------------------------------------------------------------

@@ -30,6 +30,8 @@ from companion.notices import (
     CameraStatus,
     CannotCome,
     CardHeld,
+    ChooseAgain,
+    Corrected,
     DataFileSetAside,
     Failed,
     GameIsOver,
@@ -84,10 +86,33 @@ def status_name(status: Status) -> str:
 
 def names(state: State, seats: tuple[int, ...] | list[int]) -> str:
     """Seat names joined as a person would say them: "Ana, Bo and Cy"."""
-    said = [state.seats[i].name for i in seats]
+    return _joined([state.seats[i].name for i in seats])
+
+
+def _joined(said: list[str]) -> str:
     if len(said) <= 1:
         return "".join(said)
     return _("{first} and {last}").format(first=", ".join(said[:-1]), last=said[-1])
+
+
+def _corrected(c: Corrected) -> str:
+    """ "Card 4: snakes → treasure 11; Ana: hand 3 → 6", seats alike said together."""
+    parts = [_("Card {n}: {was} → {now}").format(n=c.pos + 1, was=card_name(c.was),
+                                                  now=card_name(c.now))]
+    for changes, hand in ((c.hands, True), (c.tents, False)):
+        alike: dict[tuple[int, int], list[str]] = {}
+        for name, before, after in changes:
+            alike.setdefault((before, after), []).append(name)
+        for (before, after), who in alike.items():
+            if hand:
+                text = ngettext("{names}: hand {before} → {after}",
+                                "{names}: hands {before} → {after}", len(who))
+            else:
+                text = ngettext("{names}: tent {before} → {after}",
+                                "{names}: tents {before} → {after}", len(who))
+            parts.append(text.format(names=_joined(who), before=before, after=after))
+    # i18n: between the changes a correction made: "Card 4: …; Ana: hand 3 → 6"
+    return pgettext("changes", "; ").join(parts)
 
 
 def last_event(state: State) -> str:
@@ -114,6 +139,11 @@ def last_event(state: State) -> str:
         case FirstHazard(card):
             return _("{hazard}: nothing happens yet; a second one ends the round.").format(
                 hazard=card_name(card).capitalize()
+            )
+        case Bust(card=card) if state.phase is Phase.GAME_OVER:
+            # The last round: there is no next round's deck to take a card out of.
+            return _("Second {hazard}: everyone in the temple loses their gems.").format(
+                hazard=card_name(card)
             )
         case Bust(card=card):
             return _(
@@ -244,6 +274,14 @@ def notice_text(reason: Reason) -> str:
                     "{n} seat's choice was cleared.", "{n} seats' choices were cleared.", dropped
                 ).format(n=dropped)
             return text
+        case Corrected():
+            return _corrected(reason)
+        case ChooseAgain(who):
+            return ngettext(
+                "Resumed: choices pressed before the stop are not kept. {names} chooses again.",
+                "Resumed: choices pressed before the stop are not kept. {names} choose again.",
+                len(who),
+            ).format(names=_joined(list(who)))
         case UndoWouldDropChoices(chosen, event):
             return ngettext(
                 "{n} seat has chosen: tap Undo again to take back {what} and clear that choice.",
