@@ -15,8 +15,9 @@ import shutil
 import string
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog, Message
@@ -544,3 +545,120 @@ def test_font_choice_and_the_japanese_fallback(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv(fonts.FONT_ENV, str(cjk))
     chosen = fonts.ui_font("pl")
     assert chosen is not None and chosen.regular == cjk
+
+
+# --- case and number: the slips a table found (issue 24) -------------------------------
+
+
+def said_in(code: str, words: Any) -> str:
+    i18n.set_language(code)
+    return str(words())
+
+
+def test_the_undo_question_names_a_hazard_as_the_object_of_its_verb() -> None:
+    from companion.events import Draw
+    from companion.notices import UndoWouldDropChoices
+    from ui.words import notice_text
+
+    def asked(card: str) -> Callable[[], str]:
+        return lambda: notice_text(UndoWouldDropChoices(2, Draw(card)))
+
+    assert said_in("pl", asked("ROCKS1")) == (
+        "2 graczy już wybrało: dotknij Cofnij jeszcze raz, aby cofnąć lawinę i skasować "
+        "ich wybory.")
+    assert "aby cofnąć mumię " in said_in("pl", asked("MUMMY2"))
+    assert "aby cofnąć skarb 7 " in said_in("pl", asked("T7A"))
+    assert "para deshacer el derrumbe " in said_in("es", asked("ROCKS1"))
+    assert "to take back rockslide " in said_in("en", asked("ROCKS1"))
+
+
+def test_a_seat_leaving_with_nothing_from_the_path_is_not_given_zero() -> None:
+    from helpers import play
+
+    from ui.words import last_event
+
+    state = play(3, "incan-gold", "SNAKE1", [0]).state  # nothing on the path to share
+    assert said_in("en", lambda: last_event(state)) == "Ana leaves: no gems from the path."
+    assert said_in("pl", lambda: last_event(state)) == "Ana wraca: nic ze ścieżki."
+    assert said_in("ja", lambda: last_event(state)) == "Anaが帰還：道の宝石はなし。"  # noqa: RUF001
+    # 7 // 3 = 2 each, 1 left on the card; two leave: 1 // 2 = 0 each (was "道から1人0")
+    state = play(3, "incan-gold", "T7A", [], "SNAKE1", [0, 1]).state
+    assert said_in("ja", lambda: last_event(state)) == (
+        "AnaとBoが帰還：道の宝石はなし。道に1個残る。")  # noqa: RUF001
+    assert said_in("en", lambda: last_event(state)) == (
+        "Ana and Bo leave: no gems from the path; 1 stays on the path.")
+    state = play(3, "incan-gold", "T11A", [0, 1]).state  # 3 each, 2 left; two leave: 1 each
+    assert said_in("ja", lambda: last_event(state)) == "AnaとBoが帰還：道から1人1個。"  # noqa: RUF001
+
+
+def test_a_mean_of_gems_is_a_figure_not_a_count() -> None:
+    from companion.stats import PlayerStats
+    from ui.history_presenters import stats_row
+
+    one = PlayerStats("Ana", 1, 1, 20, 20, 0, 5, 5, 0, ())  # 5 gems banked in 5 rounds
+    row = said_in("en", lambda: stats_row(one, (1, 1, 1, 1)).rounds)
+    assert row == "busted in 0% of rounds · gems a round: 1 · 0 artifacts"
+    assert "1 gems" not in row
+    assert "na rundę: 1 ·" in said_in("pl", lambda: stats_row(one, (1, 1, 1, 1)).rounds)
+    assert "1ラウンドの宝石：1個" in said_in("ja", lambda: stats_row(one, (1, 1, 1, 1)).rounds)  # noqa: RUF001
+
+
+def test_lists_are_joined_as_the_language_writes_them() -> None:
+    from helpers import play
+
+    from ui.words import names
+
+    state = play(4, "incan-gold").state
+    assert said_in("en", lambda: names(state, [0, 1, 2, 3])) == "Ana, Bo, Cy and Dee"
+    assert said_in("pl", lambda: names(state, [0, 1, 2])) == "Ana, Bo i Cy"
+    assert said_in("ja", lambda: names(state, [0, 1, 2, 3])) == "Ana、Bo、CyとDee"
+
+
+@pytest.mark.parametrize(("singular", "plural", "polish"), [
+    ("{n} gem", "{n} gems", ("klejnot", "klejnoty", "klejnotów")),
+    ("{n} card", "{n} cards", ("karta", "karty", "kart")),
+    ("{n} game", "{n} games", ("gra", "gry", "gier")),
+    ("{n} artifact", "{n} artifacts", ("artefakt", "artefakty", "artefaktów")),
+    ("Bots: {n} seat", "Bots: {n} seats", ("miejsce", "miejsca", "miejsc")),
+])
+def test_polish_counts_take_the_form_of_their_number(singular: str, plural: str,
+                                                     polish: tuple[str, str, str]) -> None:
+    """1 is the first form; 2-4, 22-24 the second; 5-21 and 25 the third (12-14 too)."""
+    i18n.set_language("pl")
+    one, few, many = polish
+    want = {1: one, 2: few, 4: few, 5: many, 12: many, 13: many, 14: many, 21: many,
+            22: few, 25: many}
+    said = {n: ngettext(singular, plural, n).format(n=n) for n in want}
+    assert {n: said[n].split()[-1] for n in want} == want
+    assert all(f"{n} " in said[n] for n in want)
+
+
+def test_the_odds_count_cards_gems_and_seats_each_in_its_own_number() -> None:
+    from helpers import play
+
+    from ui.presenters import odds_text
+
+    state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
+    assert said_in("en", lambda: odds_text(state).split("\n")[1]) == (
+        "29 cards and 124 gems left; 3 seats still in: a treasure gives each about 2.3")
+    assert said_in("pl", lambda: odds_text(state).split("\n")[1]) == (
+        "Zostaje: 29 kart i 124 klejnoty; 3 gracze w świątyni: skarb da każdemu około 2,3")
+    assert said_in("ja", lambda: odds_text(state).split("\n")[1]) == (
+        "残り：カード29枚・宝石124個。神殿に3人：宝石カードなら1人約2.3")  # noqa: RUF001
+    state = play(3, "incan-gold", "SNAKE1", [0, 1]).state  # one seat still in
+    assert said_in("en", lambda: odds_text(state).split("\n")[1]) == (
+        "30 cards and 124 gems left; 1 seat still in: a treasure gives about 8.3")
+
+
+def test_one_busted_seat_is_not_said_as_many() -> None:
+    from helpers import play
+
+    from ui.presenters import round_log
+
+    session = play(3, "incan-gold", "T5A", [0, 1], "SNAKE1", [], "SNAKE2")
+    assert said_in("en", lambda: round_log(session.moves, session.states)[-1]) == (
+        "Busted: Cy (lost 1)")
+    assert said_in("pl", lambda: round_log(session.moves, session.states)[-1]) == (
+        "W panice: Cy (\u2212" "1)")
+    assert said_in("es", lambda: round_log(session.moves, session.states)[-1]) == (
+        "Pérdidas: Cy (\u2212" "1)")

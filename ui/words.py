@@ -62,15 +62,29 @@ def hazard_name(kind: str) -> str:
     }[kind]
 
 
-def card_name(card_id: str) -> str:
-    """A card in words, e.g. "treasure 11", "spiders", "artifact 3"."""
+def hazard_object(kind: str) -> str:
+    """A hazard as the object of a verb ("take back the rockslide"): Polish
+    says "lawinę", not "lawina"; the other languages say it as
+    :func:`hazard_name` does."""
+    return {
+        "SNAKE": pgettext("the object of a verb", "snakes"),
+        "SPIDER": pgettext("the object of a verb", "spiders"),
+        "MUMMY": pgettext("the object of a verb", "mummy"),
+        "FIRE": pgettext("the object of a verb", "fire"),
+        "ROCKS": pgettext("the object of a verb", "rockslide"),
+    }[kind]
+
+
+def card_name(card_id: str, *, as_object: bool = False) -> str:
+    """A card in words, e.g. "treasure 11", "spiders", "artifact 3";
+    ``as_object``: as the object of a verb (see :func:`hazard_object`)."""
     c = CATALOGUE[card_id]
     if c.is_treasure:
         return _("treasure {value}").format(value=c.value)
     if c.is_artifact:
         return _("artifact {number}").format(number=c.order)
     assert c.hazard is not None
-    return hazard_name(c.hazard)
+    return hazard_object(c.hazard) if as_object else hazard_name(c.hazard)
 
 
 def status_name(status: Status) -> str:
@@ -79,12 +93,18 @@ def status_name(status: Status) -> str:
     ]
 
 
+def listed(items: Sequence[str]) -> str:
+    """Items one after another as the language lists them: "a, b, c"; Japanese
+    "a、b、c"."""
+    return pgettext("between the items of a list", ", ").join(items)
+
+
 def names(state: State, seats: tuple[int, ...] | list[int]) -> str:
     """Seat names joined as a person would say them: "Ana, Bo and Cy"."""
     said = [state.seats[i].name for i in seats]
     if len(said) <= 1:
         return "".join(said)
-    return _("{first} and {last}").format(first=", ".join(said[:-1]), last=said[-1])
+    return _("{first} and {last}").format(first=listed(said[:-1]), last=said[-1])
 
 
 def last_event(state: State) -> str:
@@ -120,11 +140,18 @@ def last_event(state: State) -> str:
         case Revealed(camp=camp, share=share, left=left, artifacts=artifacts):
             if not camp:
                 return _("Everyone goes on.")
-            text = ngettext(
-                "{names} leaves: {share} from the path",
-                "{names} leave: {share} each from the path",
-                len(camp),
-            ).format(names=names(state, camp), share=share)
+            if share:
+                text = ngettext(
+                    "{names} leaves: {share} from the path",
+                    "{names} leave: {share} each from the path",
+                    len(camp),
+                ).format(names=names(state, camp), share=share)
+            else:  # "0 from the path" reads as a slip
+                text = ngettext(
+                    "{names} leaves: no gems from the path",
+                    "{names} leave: no gems from the path",
+                    len(camp),
+                ).format(names=names(state, camp))
             if artifacts:
                 text += ngettext(
                     ", and takes the artifact worth {values}",
@@ -172,9 +199,9 @@ def table(state: State, *, hidden_tents: bool = False) -> str:
     ) or "-"
     lines.append(_("path: {path}").format(path=path))
     if state.removed:
-        lines.append(_("out of the game: {cards}").format(cards=", ".join(state.removed)))
+        lines.append(_("out of the game: {cards}").format(cards=listed(state.removed)))
     if state.lost:
-        lines.append(_("artifacts lost: {cards}").format(cards=", ".join(state.lost)))
+        lines.append(_("artifacts lost: {cards}").format(cards=listed(state.lost)))
     said = last_event(state)
     if said:
         lines.append(said)
@@ -212,7 +239,7 @@ def notice_text(reason: Reason) -> str:
             return _("Not a card: {text}").format(text=_shorten(text))
         case TwoCardsInView(cards):
             return _("Two cards under the camera ({cards}): take one away.").format(
-                cards=", ".join(card_name(c) for c in cards)
+                cards=listed([card_name(c) for c in cards])
             )
         case GameIsOver(card):
             return _("The game is over; {card} is not needed.").format(card=card_name(card))
@@ -285,7 +312,7 @@ def _step_name(event: Draw | Reveal | Correct) -> str:
     """A step of the game as the object of "take back …"."""
     match event:
         case Draw(card):
-            return card_name(card)
+            return card_name(card, as_object=True)
         case Reveal():
             return _("the reveal")
         case Correct(pos):
