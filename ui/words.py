@@ -220,6 +220,16 @@ def table(state: State, *, hidden_tents: bool = False) -> str:
     return "\n".join(lines)
 
 
+def name_full(columns: int) -> str:
+    """What a name field says when a letter did not fit: a name has room for
+    ``columns`` Latin letters, a Japanese character taking two."""
+    kana = columns // 2
+    return _("A name has room for {letters}, or {kana}: this one is full.").format(
+        letters=ngettext("{n} letter", "{n} letters", columns).format(n=columns),
+        kana=ngettext("{n} Japanese character", "{n} Japanese characters", kana).format(n=kana),
+    )
+
+
 def phase_name(phase: Phase) -> str:
     return {
         Phase.DRAW: _("turn a card"),
