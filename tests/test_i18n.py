@@ -662,3 +662,102 @@ def test_one_busted_seat_is_not_said_as_many() -> None:
         "W panice: Cy (\u2212" "1)")
     assert said_in("es", lambda: round_log(session.moves, session.states)[-1]) == (
         "Pérdidas: Cy (\u2212" "1)")
+
+
+# --- Japanese lines: broken between phrases (BudouX), never before a closing mark ---------
+
+
+def _measure() -> Callable[[str], float]:
+    from PIL import ImageFont
+
+    font_files = fonts.ui_font("ja")
+    assert font_files is not None, "install fonts-migmix (scripts/setup.sh does)"
+    font = ImageFont.truetype(str(font_files.regular), 20)
+    return lambda text: float(font.getlength(text))
+
+
+def _wrong_breaks(text: str, lines: str, room: float, width: Callable[[str], float]
+                  ) -> list[str]:
+    """The breaks of ``lines`` (``text`` wrapped in ``room``) a Japanese reader
+    would not make: inside a BudouX phrase (not at a space) that fits a line,
+    before a closing mark or a small kana, after an opening bracket."""
+    import budoux
+
+    parser = budoux.load_default_japanese_parser()
+    wrong = []
+    for paragraph, wrapped in zip(text.split("\n"), _paragraphs(text, lines), strict=True):
+        ends, at = set(), 0
+        for phrase in parser.parse(paragraph):
+            at += len(phrase)
+            ends.add(at)
+        wide, at = set(), 0  # inside a phrase (with its closing mark) too wide for a line
+        for unit in fonts.phrases(paragraph):
+            if width(unit.strip(" ")) > room:
+                wide.update(range(at + 1, at + len(unit)))
+            at += len(unit)
+        pos = 0
+        for i, line in enumerate(wrapped):
+            while paragraph[pos:pos + 1] == " ":
+                pos += 1
+            assert paragraph.startswith(line, pos), (paragraph, wrapped)
+            if i and not (pos in ends or pos in wide or paragraph[pos - 1] == " "):
+                wrong.append(f"inside a phrase: {paragraph[:pos]} / {paragraph[pos:]}")
+            if i and (paragraph[pos] in fonts.NO_LINE_START
+                      or paragraph[pos - 1] in fonts.NO_LINE_END):
+                wrong.append(f"kinsoku: {paragraph[:pos]} / {paragraph[pos:]}")
+            pos += len(line)
+    return wrong
+
+
+def _paragraphs(text: str, lines: str) -> list[list[str]]:
+    """``lines`` grouped by the paragraph of ``text`` each belongs to."""
+    out: list[list[str]] = []
+    rest = lines.split("\n")
+    for paragraph in text.split("\n"):
+        taken, length = [], 0
+        while rest and (not taken or length < len(paragraph.replace(" ", ""))):
+            taken.append(rest.pop(0))
+            length += len(taken[-1].replace(" ", ""))
+        out.append(taken)
+    return out
+
+
+def test_japanese_breaks_between_phrases_not_inside_a_word() -> None:
+    width = _measure()
+    text = "もう一度ボタンを押してください。"  # Kivy made "も/う一度" and "くださ/い。"
+    assert fonts.phrases(text) == ("もう", "一度", "ボタンを", "押してください。")
+    room = width("押してください。")
+    assert fonts.japanese_lines(text, room, width) == "もう一度ボタンを\n押してください。"
+    assert fonts.japanese_lines("Ana and Bo", 10, width) == "Ana and Bo"  # no Japanese
+    # A phrase wider than the line is broken by characters, never before 。
+    assert fonts.japanese_lines("押してください。", width("押してください"), width) == (
+        "押してくださ\nい。")
+
+
+def test_a_name_is_never_broken() -> None:
+    width = _measure()
+    text = "Bartholomäus、渡辺みなみ子とBoが帰還：道の宝石はなし。"  # noqa: RUF001
+    room = width("Bartholomäus、渡辺みな")
+    assert "渡辺みな\n" in fonts.japanese_lines(text, room, width)  # BudouX cuts the name
+    fonts.keep_whole(["渡辺みなみ子", "Bo"])
+    assert fonts.japanese_lines(text, room, width).startswith("Bartholomäus、\n渡辺みなみ子と")
+
+
+@pytest.mark.parametrize("room", [150, 230, 330, 470])
+def test_every_japanese_string_breaks_between_phrases(room: float) -> None:
+    """Every string of the Japanese catalogue, set in a line of ``room`` px at
+    20 px: each break between BudouX's phrases, none before 。、」 or a small
+    kana; every line fits unless one phrase alone is wider."""
+    width = _measure()
+    wrong, too_wide = [], []
+    for m in catalogue("ja"):
+        for text in forms(m.string) if m.id else ():
+            text = text.replace("{", "").replace("}", "")  # placeholders as words
+            if not any(fonts.wide(c) for c in text):
+                continue  # Latin only: Kivy breaks it at its spaces
+            lines = fonts.japanese_lines(text, room, width)
+            wrong += _wrong_breaks(text, lines, room, width)
+            too_wide += [line for line in lines.split("\n") if width(line) > room
+                         and len(fonts.phrases(line)) > 1]
+    assert wrong == []
+    assert too_wide == []

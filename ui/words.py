@@ -49,6 +49,7 @@ from companion.notices import (
 )
 from companion.review import Review, SeatReview
 from companion.stats import HeadToHead, PlayerStats
+from ui.fonts import keep_whole
 from ui.i18n import _, language, ngettext, pgettext
 
 
@@ -101,6 +102,7 @@ def listed(items: Sequence[str]) -> str:
 
 def names(state: State, seats: tuple[int, ...] | list[int]) -> str:
     """Seat names joined as a person would say them: "Ana, Bo and Cy"."""
+    keep_whole(s.name for s in state.seats)  # a Japanese line never breaks a name
     said = [state.seats[i].name for i in seats]
     if len(said) <= 1:
         return "".join(said)
