@@ -852,12 +852,12 @@ def odds_text(state: State) -> str:
         )
 
     if o.by_hazard:
-        kinds = ", ".join(
+        kinds = listed([
             _("{hazard} {fraction}").format(
                 hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"
             )
             for kind, f in o.by_hazard
-        )
+        ])
         bust = _("Next card busts: {chance}: {kinds}").format(chance=chance(o.bust), kinds=kinds)
     else:
         bust = _("Next card busts: {chance}").format(chance=chance(o.bust))
