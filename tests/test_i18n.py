@@ -640,11 +640,11 @@ def test_the_odds_count_cards_gems_and_seats_each_in_its_own_number() -> None:
 
     state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
     assert said_in("en", lambda: odds_text(state).split("\n")[1]) == (
-        "29 cards and 124 gems left; 3 seats still in: a treasure gives each about 2.3")
+        "29 cards and 124 gems left; a treasure gives each of the 3 about 2.3")
     assert said_in("pl", lambda: odds_text(state).split("\n")[1]) == (
-        "Zostaje: 29 kart i 124 klejnoty; 3 gracze w świątyni: skarb da każdemu około 2,3")
+        "Zostaje: 29 kart i 124 klejnoty; skarb da każdemu z 3 około 2,3")
     assert said_in("ja", lambda: odds_text(state).split("\n")[1]) == (
-        "残り：カード29枚・宝石124個。神殿に3人：宝石カードなら1人約2.3")  # noqa: RUF001
+        "残り：カード29枚・宝石124個。宝石カードなら3人それぞれ約2.3")  # noqa: RUF001
     state = play(3, "incan-gold", "SNAKE1", [0, 1]).state  # one seat still in
     assert said_in("en", lambda: odds_text(state).split("\n")[1]) == (
         "30 cards and 124 gems left; 1 seat still in: a treasure gives about 8.3")

@@ -845,7 +845,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.end_bust_hold()
     assert app.sm.current == "round_end"
     look("19-round-end-bust")
-    app.show_screen("table")
+    app.close_round_end("table")  # its button: a card turned now is not held
     look("20-table-round-over")
 
     # --- round 2: two leave together, the leftover stays on the path; all leave
@@ -861,12 +861,12 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
 
     # --- rounds 3 to 5: one card, everyone leaves
     for card in ("T7A", "T9", "T11A"):
-        app.show_screen("table")
+        app.close_round_end("table")
         enter(card)
         reveal(tuple(table.state.due))
     assert table.state.phase is Phase.GAME_OVER and app.sm.current == "round_end"
     look("23-round-5-summary")
-    app.show_screen("game_over")
+    app.close_round_end("game_over")
     look("24-game-over")
     app.open_review()
     assert app.review_view is not None

@@ -74,11 +74,11 @@ def test_the_odds_panel_in_words() -> None:
     state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
     assert odds_text(state) == (
         "Next card busts: 4/29 (14 %): snakes 2/29, spiders 2/29\n"
-        "29 cards and 124 gems left; 3 seats still in: a treasure gives each about 2.3"
+        "29 cards and 124 gems left; a treasure gives each of the 3 about 2.3"
     )
     try:
         i18n.set_language("pl")  # a decimal comma where the language writes one
-        assert odds_text(state).endswith("skarb da każdemu około 2,3")
+        assert odds_text(state).endswith("skarb da każdemu z 3 około 2,3")
     finally:
         i18n.set_language("en")
     assert odds_text(play(3, "incan-gold", "SNAKE1", [], "SNAKE2").state) == ""  # round over

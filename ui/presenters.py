@@ -867,7 +867,7 @@ def odds_text(state: State) -> str:
         gems=ngettext("{n} gem", "{n} gems", o.gems_left).format(n=o.gems_left),
         treasure=ngettext(
             "{n} seat still in: a treasure gives about {each}",
-            "{n} seats still in: a treasure gives each about {each}",
+            "a treasure gives each of the {n} about {each}",
             o.seats_in,
         ).format(n=o.seats_in, each=decimal(float(o.treasure_each))),
     )
