@@ -591,6 +591,23 @@ def test_a_seat_leaving_with_nothing_from_the_path_is_not_given_zero() -> None:
     assert said_in("ja", lambda: last_event(state)) == "AnaとBoが帰還：道から1人1個。"  # noqa: RUF001
 
 
+def test_a_treasure_too_small_to_share_is_not_zero_each() -> None:
+    from helpers import play
+
+    from ui.words import last_event
+
+    state = play(8, "incan-gold", "T1").state  # 1 gem, 8 seats (was "1人0個")
+    assert said_in("en", lambda: last_event(state)) == (
+        "1 split 8 ways: no gems each, 1 left on the card.")
+    assert said_in("pl", lambda: last_event(state)) == (
+        "1 dla 8 graczy: nikt nic nie dostaje, 1 zostaje na karcie.")
+    assert said_in("es", lambda: last_event(state)) == (
+        "1 entre 8: nada para nadie, queda 1 en la carta.")
+    assert said_in("ja", lambda: last_event(state)) == "1を8人では分けられない、カードに1個残る。"
+    state = play(3, "incan-gold", "T7A").state
+    assert said_in("ja", lambda: last_event(state)) == "7を3人で分ける：1人2個、カードに1個残る。"  # noqa: RUF001
+
+
 def test_a_mean_of_gems_is_a_figure_not_a_count() -> None:
     from companion.stats import PlayerStats
     from ui.history_presenters import stats_row

@@ -120,11 +120,18 @@ def last_event(state: State) -> str:
         return ""
     match out:
         case TreasureSplit(card, value, seats, each, left):
-            text = ngettext(
-                "{value} for {n} seat: {each} each",
-                "{value} split {n} ways: {each} each",
-                len(seats),
-            ).format(value=value, n=len(seats), each=each)
+            if each:
+                text = ngettext(
+                    "{value} for {n} seat: {each} each",
+                    "{value} split {n} ways: {each} each",
+                    len(seats),
+                ).format(value=value, n=len(seats), each=each)
+            else:  # "0 each" reads as a slip ("1人0個")
+                text = ngettext(
+                    "{value} for {n} seat: no gems each",
+                    "{value} split {n} ways: no gems each",
+                    len(seats),
+                ).format(value=value, n=len(seats))
             if left:
                 text += ngettext(
                     ", {left} left on the card", ", {left} left on the card", left
