@@ -326,8 +326,10 @@ def _cut(w: Any) -> tuple[str, Any, Any] | None:
         return (f"the word {broken!r} is broken", (measure.get_extents(broken)[0],
                 w.texture_size[1]), w.size)
     if one_line > room or "\n" in w.text.strip():
-        full = CoreLabel(text=w.text, text_size=(wrap_width, None), padding=tuple(w.padding),
-                         halign=w.halign, line_height=w.line_height, strip=w.strip, **_font(w))
+        # Laid out as the label lays it out (its own core label: Japanese by phrases).
+        full = type(w._label)(text=w.text, text_size=(wrap_width, None),
+                              padding=tuple(w.padding), halign=w.halign,
+                              line_height=w.line_height, strip=w.strip, **_font(w))
         full.refresh()
         if full.size[1] > w.texture_size[1] + 1:  # max_lines or the height dropped lines
             return "lines cut off", full.size, w.texture_size
@@ -415,9 +417,9 @@ def _ink(w: Any, box: Box) -> Box:
     if not wrap_h:
         y0, y1 = ty + pad_bottom, ty + th - pad_top
     else:
-        full = CoreLabel(text=w.text, text_size=(wrap_w or None, None),
-                         padding=tuple(w.padding), halign=w.halign,
-                         line_height=w.line_height, strip=w.strip, **_font(w))
+        full = type(w._label)(text=w.text, text_size=(wrap_w or None, None),
+                              padding=tuple(w.padding), halign=w.halign,
+                              line_height=w.line_height, strip=w.strip, **_font(w))
         full.refresh()
         room_h = th - pad_top - pad_bottom
         content = min(room_h, float(full.content_height))
