@@ -18,7 +18,15 @@ Each job has a module of its own:
 | ``history`` | the read model: games newest first with their summaries, the unfinished game |
 """
 
-from storage.errors import DamagedFile, InUse, NoAccess, NotOurFile, StorageFailed, StoreError
+from storage.errors import (
+    DamagedFile,
+    InUse,
+    NewerFile,
+    NoAccess,
+    NotOurFile,
+    StorageFailed,
+    StoreError,
+)
 from storage.files import is_sqlite
 from storage.log import GameInfo
 from storage.schema import APPLICATION_ID, SCHEMA_VERSION
@@ -30,6 +38,7 @@ __all__ = [
     "DamagedFile",
     "GameInfo",
     "InUse",
+    "NewerFile",
     "NoAccess",
     "NotOurFile",
     "StorageFailed",

@@ -12,19 +12,22 @@ power loss; ``FULL`` syncs the WAL on every commit.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
 
 from companion.notices import DataFileSetAside
 from companion.ports import WallClock
-from storage import files, lock, schema
+from storage import chain, files, lock, schema
 from storage.errors import DamagedFile, NoAccess, NotOurFile, StoreError, sqlite_problem
 from storage.history import HistoryTables
 from storage.players import PlayerTables
 from storage.settings import SettingsTables
 
 __all__ = ["Store", "open_or_set_aside", "utc_now"]
+
+_log = logging.getLogger(__name__)
 
 
 def utc_now() -> datetime:
@@ -85,9 +88,12 @@ class Store(HistoryTables, PlayerTables, SettingsTables):
             )
         except sqlite3.Error as e:
             raise sqlite_problem(self.path, e, "cannot open: ") from None
+        db.text_factory = self._text
         try:
             if fresh:
                 schema.create(db)
+                if not self.readonly:
+                    chain.forget_tail(self.path)  # a tail of a file that is gone
             else:
                 self._version = schema.check(db, self.path)
             if not self.readonly:  # only once the file is known to be ours and whole
@@ -101,6 +107,18 @@ class Store(HistoryTables, PlayerTables, SettingsTables):
                 raise sqlite_problem(self.path, e, "cannot open: ") from None
             raise
         return db
+
+    def _text(self, raw: bytes) -> str:
+        """A stored text. One that is not UTF-8 (a bit flipped on the disk, a hand
+        edit) is read with U+FFFD for its bad bytes and said in the log, instead of
+        failing every read that meets it; a summary so read no longer matches and is
+        made again from its log, and the log's own lines are checked as JSON."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            shown = raw.decode("utf-8", "replace")
+            _log.warning("%s: a stored text is not UTF-8 (read as %r)", self.path, shown[:80])
+            return shown
 
     def _unlock(self) -> None:
         key, self._lock = self._lock, None
