@@ -74,7 +74,7 @@ def test_the_odds_panel_in_words() -> None:
     state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
     assert odds_text(state) == (
         "Next card busts: 4/29 (14 %): snakes 2/29, spiders 2/29\n"
-        "29 cards and 124 gems left; a treasure gives each of 3 about 2.3"
+        "29 cards and 124 gems left; a treasure gives each of the 3 about 2.3"
     )
     try:
         i18n.set_language("pl")  # a decimal comma where the language writes one

@@ -130,7 +130,7 @@ def test_an_artifact_taken_by_a_lone_leaver() -> None:
     assert v.path[0].note == "Ana took it"
     assert v.path[0].faded
     assert v.seats[0].artifacts == "5"
-    assert v.event == "Ana leaves: 0 from the path, and takes the artifact worth 5."
+    assert v.event == "Ana leaves: no gems from the path, and takes the artifact worth 5."
 
 
 def test_status_line_joins_camera_held_card_and_notice() -> None:

@@ -32,6 +32,7 @@ from ui.words import (
     decimal,
     hazard_name,
     last_event,
+    listed,
     names,
     notice_text,
     phase_name,
@@ -367,7 +368,7 @@ def table_view(
     hazards = state.hazards_on_path()
     hazard_line = (
         _("Hazards: {list}").format(
-            list=", ".join(hazard_name(CATALOGUE[h].hazard or "") for h in hazards)
+            list=listed([hazard_name(CATALOGUE[h].hazard or "") for h in hazards])
         )
         if hazards
         else ""
@@ -590,7 +591,7 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
             "Left on the path and gone for good: {cards}.",
             "Left on the path and gone for good: {cards}.",
             len(end.lost),
-        ).format(cards=", ".join(card_name(c) for c in end.lost))
+        ).format(cards=listed([card_name(c) for c in end.lost]))
     nxt = ""
     if state.phase is Phase.ROUND_OVER and state.next_artifact:
         nxt = _("Shuffle {card} ({id}) into the deck for round {round}.").format(
@@ -763,7 +764,7 @@ def setup_problem(names_given: Sequence[str], kinds: Sequence[str] = ()) -> str:
 def resume_text(state: State) -> str:
     """A stored unfinished game as the setup screen offers it."""
     return _("Resume: round {round}, {names}").format(
-        round=state.round, names=", ".join(s.name for s in state.seats)
+        round=state.round, names=listed([s.name for s in state.seats])
     )
 
 
@@ -863,21 +864,25 @@ def odds_text(state: State) -> str:
         )
 
     if o.by_hazard:
-        kinds = ", ".join(
+        kinds = listed([
             _("{hazard} {fraction}").format(
                 hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"
             )
             for kind, f in o.by_hazard
-        )
+        ])
         bust = _("Next card busts: {chance}: {kinds}").format(chance=chance(o.bust), kinds=kinds)
     else:
         bust = _("Next card busts: {chance}").format(chance=chance(o.bust))
-    left = ngettext(
-        "{cards} card and {gems} gems left; a treasure gives each of {seats} about {each}",
-        "{cards} cards and {gems} gems left; a treasure gives each of {seats} about {each}",
-        o.cards_left,
-    ).format(cards=o.cards_left, gems=o.gems_left, seats=o.seats_in,
-             each=decimal(float(o.treasure_each)))
+    # Each count in a phrase of its own: "1 card and 1 gems" came from one plural for both.
+    left = _("{cards} and {gems} left; {treasure}").format(
+        cards=ngettext("{n} card", "{n} cards", o.cards_left).format(n=o.cards_left),
+        gems=ngettext("{n} gem", "{n} gems", o.gems_left).format(n=o.gems_left),
+        treasure=ngettext(
+            "{n} seat still in: a treasure gives about {each}",
+            "a treasure gives each of the {n} about {each}",
+            o.seats_in,
+        ).format(n=o.seats_in, each=decimal(float(o.treasure_each))),
+    )
     return f"{bust}\n{left}"
 
 
@@ -939,10 +944,10 @@ def _log_rounds(moves: Sequence[Move], states: Sequence[State]) -> list[tuple[st
         if said:
             lines.append(said)
         if isinstance(state.last, Bust) and state.last.losses:
-            lines.append(_("Busted: {seats}").format(seats=", ".join(
+            lines.append(_("Busted: {seats}").format(seats=listed([
                 _("{name} (lost {n})").format(name=state.seats[seat].name, n=lost)
                 for seat, lost in state.last.losses
-            )))
+            ])))
     return rounds
 
 
