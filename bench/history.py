@@ -163,13 +163,13 @@ def history_child(data: Path) -> int:
     times = []
     for _ in range(5):
         t0 = time.perf_counter()
-        app.show_history()
+        app.history.show()
         EventLoop.idle()
         EventLoop.window.dispatch("on_draw")
         EventLoop.window.dispatch("on_flip")
         times.append(time.perf_counter() - t0)
         assert app.sm is not None and app.sm.current == "history"
-        app.close_history()
+        app.history.close()
         for _ in range(3):
             EventLoop.idle()
     app.stop()

@@ -211,7 +211,7 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
     def new_game(n: int) -> None:
         app.choose_language(LANGUAGES[n % len(LANGUAGES)])
         seats = 3 + n % 6
-        app.start_game(list(NAMES[:seats]), rng.choice(sorted(RULE_SETS)), bool(n % 2))
+        app.setup.start_game(list(NAMES[:seats]), rng.choice(sorted(RULE_SETS)), bool(n % 2))
 
     games = 0
     new_game(games)
@@ -253,15 +253,15 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
                 leave = wants_to_leave(state, seat, rng)
                 device.inbox.press(seat, Choice.CAMP if leave else Choice.TORCH)
         elif steps % 97 == 0 and state.path:
-            app.tap_path_card(rng.randrange(len(state.path)))
+            app.cards.tap_path_card(rng.randrange(len(state.path)))
         elif steps % 89 == 0:
             app.open_menu()
         elif steps % 83 == 0:
-            app.open_round_log()
+            app.menus.open_round_log()
         elif steps % 31 == 0 and table.can_undo:
             app.undo()
         else:
-            app.end_bust_hold()
+            app.play.end_bust_hold()
             device.inbox.card(next_card(state, rng))
     samples.append((time.monotonic() - start, games, rss_mb(), sys.getallocatedblocks()))
     if scanner is not None:

@@ -130,7 +130,7 @@ class Autoplay:
             app.show_screen("game_over")  # as the table taps "Final scores"
             return True
         if state.phase is Phase.ROUND_OVER and table.ending:
-            app.close_round_end("table")  # as the table taps "Show the table"
+            app.play.close_round_end("table")  # as the table taps "Show the table"
             return False
         if state.phase is Phase.CHOOSE:
             self._choose()

@@ -374,7 +374,7 @@ def test_english_keyboard_and_leaving_the_screen_closes_it(app: CompanionApp) ->
     app.sm.current = "table"
     frames(1)
     assert not setup.keyboard_shown and not field.focus and setup.ids.content.y == 0
-    app.show_setup()
+    app.setup.show()
     frames(1)
 
 

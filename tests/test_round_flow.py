@@ -116,7 +116,7 @@ def clear_spot(app: CompanionApp, device: Device, until: int = 60) -> None:
 
 def bust_round_1(app: CompanionApp, clock: VirtualClock, names: tuple[str, ...]) -> None:
     app.games.leave()
-    app.start_game(list(names), "incan-gold", False)
+    app.setup.start_game(list(names), "incan-gold", False)
     table = table_of(app)
     table.enter_card("SNAKE1")
     reveal(app, clock)
@@ -165,7 +165,7 @@ def test_a_card_read_while_the_summary_is_on_show_waits_too(
 ) -> None:
     bust_round_1(app, clock, ("さくら", "Bo", "Cy"))
     table = table_of(app)
-    app.end_bust_hold()  # the hold's timer, or a tap
+    app.play.end_bust_hold()  # the hold's timer, or a tap
     assert app.sm is not None and app.sm.current == "round_end"
     clear_spot(app, device)
     assert device.turn_virtual_card() is not None  # as the scanner's thread would read it
@@ -193,7 +193,7 @@ def test_undoing_a_rounds_first_card_does_not_play_the_last_bust_again(
     names = ("Íñigo", "Bo", "Cy", "Dee", "Eli")
     bust_round_1(app, clock, names)
     table = table_of(app)
-    app.end_bust_hold()
+    app.play.end_bust_hold()
     frames(2)
     tap(find_button(app.round_end_screen, i18n._("Show the table")))
     assert app.sm is not None and app.sm.current == "table"
@@ -213,7 +213,7 @@ def test_undoing_a_rounds_first_card_does_not_play_the_last_bust_again(
     assert not table.ending  # a card turned now is round 2's first card at once
     over = i18n._("Round {round} is over. Turn the first card of round {next}.")
     assert app.table_screen.prompt == over.format(round=1, next=2)
-    app.end_bust_hold()  # the hold's timer, had a hold been started again
+    app.play.end_bust_hold()  # the hold's timer, had a hold been started again
     assert app.sm.current == "table"
     key(BACKSPACE)  # the bust itself
     assert table.state.phase is Phase.DRAW and table.state.round == 1
@@ -230,7 +230,7 @@ def test_undos_question_holds_the_reveal_until_it_is_answered_or_withdrawn(
     countdown starts again in full; a second tap answers it."""
     names = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
     app.games.leave()
-    app.start_game(list(names), "incan-gold", False)
+    app.setup.start_game(list(names), "incan-gold", False)
     table = table_of(app)
     table.enter_card("T9")
     for seat in range(8):
@@ -277,7 +277,7 @@ def test_the_last_rounds_summary_asks_for_no_card_out(
     """Round 5 ends on a second hazard: its summary (before the final scores) says
     nothing of taking a hazard out, there is no next round to take it out of."""
     app.games.leave()
-    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    app.setup.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
     table = table_of(app)
     for card in ("T3", "T4", "T5A", "T7A"):  # rounds 1 to 4: one card, everyone leaves
         table.enter_card(card)
@@ -292,7 +292,7 @@ def test_the_last_rounds_summary_asks_for_no_card_out(
     frames(3)
     assert table.state.phase is Phase.GAME_OVER and app.table_screen.holding
     assert "out of the game" not in app.table_screen.extra
-    app.end_bust_hold()
+    app.play.end_bust_hold()
     frames(2)
     assert app.sm.current == "round_end"
     screen = app.round_end_screen
@@ -315,7 +315,7 @@ def test_after_the_game_the_status_line_asks_for_no_card(app: CompanionApp) -> N
 
 def test_a_notice_ends_with_a_change_of_language(app: CompanionApp, clock: VirtualClock) -> None:
     app.games.leave()
-    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    app.setup.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
     table = table_of(app)
     table.enter_card("T9")
     key(BACKSPACE)
@@ -333,13 +333,13 @@ def test_a_resumed_choice_says_who_chooses_again(app: CompanionApp) -> None:
     """Presses are never stored (secret until the reveal): a game resumed in the
     middle of a choice says that every seat due chooses again."""
     app.games.leave()
-    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    app.setup.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
     table = table_of(app)
     table.enter_card("T9")
     assert app.controls.key("1") and app.controls.key("w")  # Ana and Bo have chosen
     app.games.leave()  # the game stops (as at a power cut, nothing more is stored)
-    app.show_setup()
-    app.resume_game()
+    app.setup.show()
+    app.setup.resume_game()
     frames(2)
     resumed = table_of(app)
     assert resumed is not table and resumed.collector.chosen == frozenset()

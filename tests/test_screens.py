@@ -816,18 +816,18 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     assert len(table.state.path) >= 15
     look("11-long-path")
     shown_before = app.table_screen.extra
-    app.set_odds(True)  # the odds panel, with every hazard kind on the path
+    app.menus.set_odds(True)  # the odds panel, with every hazard kind on the path
     assert app.table_screen.extra.startswith(shown_before) and "/" in app.table_screen.extra
     look("11o-odds-long-path")
     app.open_entry_picker()
     look("12-picker-entry")
     app.picker.dismiss(animation=False)
-    app.tap_path_card(len(table.state.path) - 1)
+    app.cards.tap_path_card(len(table.state.path) - 1)
     look("13-picker-correction")
     app.picker.dismiss(animation=False)
     app.open_menu()
     look("14-menu")
-    app.open_phones()  # from the menu: every seat's code, the watchers' one
+    app.menus.open_phones()  # from the menu: every seat's code, the watchers' one
     assert app.phones_window is not None and app.menu is None
     app.phones_window.switch()
     assert phones.on, phones.error
@@ -836,7 +836,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.phones_window.switch()
     app.phones_window.dismiss(animation=False)
     assert not phones.on
-    app.open_round_log()  # from the menu: the game card by card
+    app.menus.open_round_log()  # from the menu: the game card by card
     assert app.round_log_view is not None and app.menu is None
     look("14l-round-log")
     assert app.round_log_view.can_go_earlier  # a long round: the newest page first
@@ -844,18 +844,18 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     look("14m-round-log-first-page")
     app.round_log_view.dismiss(animation=False)
     app.open_menu()
-    app.menu_new_game()
+    app.menus.new_game()
     look("15-confirm-new-game")
     Window.children[0].confirm()  # yes: the game is kept, the set-up offers it
     _frames()
     assert app.sm.current == "setup" and setup.resume_text
     look("16-setup-resume")
-    app.resume_game()
+    app.setup.resume_game()
     _frames()
     table = app.table
     assert table is not None and app.sm.current == "table"
     app.open_menu()
-    app.menu_abandon()
+    app.menus.abandon()
     look("17-confirm-abandon")
     Window.children[0].dismiss(animation=False)  # no: the game goes on
     app.menu.dismiss(animation=False)
@@ -865,11 +865,11 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     assert app.table_screen.holding and app.sm.current == "table"
     assert table.enter_card("T1") and table.held == "T1"  # turned early: waits for the summary
     look("18-bust")
-    app.end_bust_hold()
+    app.play.end_bust_hold()
     assert app.sm.current == "round_end" and app.round_end_screen.notice
     look("19-round-end-bust")
     assert table.undo() and table.held is None  # the waiting card goes back
-    app.close_round_end("table")
+    app.play.close_round_end("table")
     look("20-table-round-over")
 
     # --- round 2: two leave together, the leftover stays on the path; all leave
@@ -885,14 +885,14 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
 
     # --- rounds 3 to 5: one card, everyone leaves
     for card in ("T7A", "T9", "T11A"):
-        app.close_round_end("table")
+        app.play.close_round_end("table")
         enter(card)
         reveal(tuple(table.state.due))
     assert table.state.phase is Phase.GAME_OVER and app.sm.current == "round_end"
     look("23-round-5-summary")
-    app.close_round_end("game_over")
+    app.play.close_round_end("game_over")
     look("24-game-over")
-    app.open_review()
+    app.menus.open_review()
     assert app.review_view is not None
     look("24r-review")
     app.review_view.dismiss(animation=False)
@@ -900,15 +900,15 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     look("25-table-game-over")
 
     # --- the remembered players, the history and the statistics
-    app.show_setup()  # the game-over screen's New game
+    app.setup.show()  # the game-over screen's New game
     _frames()
     assert [c.name for c in app.setup_screen.ids.players.chips] == list(reversed(names))
-    app.toggle_player(names[0])  # the names typed are still there: a tap gives the seat back
+    app.players.toggle(names[0])  # the names typed are still there: a tap gives the seat back
     assert names[0] not in setup.names()
-    app.toggle_player(names[0])  # and takes it again: its button lit
+    app.players.toggle(names[0])  # and takes it again: its button lit
     assert setup.names() == list(names)
     look("26-setup-players")
-    app.open_players()
+    app.players.open()
     look("27-players")
     window = app.players_window
     window.set_mode("rename")
@@ -916,19 +916,19 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     look("28-rename-player")
     Window.children[0].dismiss(animation=False)
     window.dismiss(animation=False)
-    app.show_history()
+    app.history.show()
     assert app.sm.current == "history" and app.history_screen.ids.row0.game == table.game
     look("29-history")
-    app.open_past_game(table.game)
+    app.history.open_past_game(table.game)
     assert app.sm.current == "past_game"
     look("30-past-game")
-    app.delete_past_game()
+    app.history.delete()
     look("31-confirm-delete")
     Window.children[0].dismiss(animation=False)  # no: the game stays
-    app.show_stats()
+    app.stats.show()
     assert app.sm.current == "stats" and app.stats_screen.ids.row0.player
     look("32-stats")
-    app.show_stats("groups")  # one game: no group has two yet, and it says so
+    app.stats.show("groups")  # one game: no group has two yet, and it says so
     assert app.stats_screen.empty
     look("33-stats-groups")
     app.stop()

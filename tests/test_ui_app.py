@@ -300,9 +300,11 @@ def test_round_end_screen(app: CompanionApp, clock: VirtualClock) -> None:
     lit = [c.card for c in app.table_screen.ids.path.chips if c.highlight]
     assert sorted(lit) == ["SNAKE1", "SNAKE2"]
     shot(app, "5-bust")
+    bust_seen: list[CompanionApp] = []  # the benchmarks' hook: the summary after the bust
+    app.on_bust_seen.append(bust_seen.append)
     tap(app.table_screen)
     assert app.sm.current == "round_end"
-    assert app.bust_to_summary_s is not None
+    assert bust_seen == [app]
     screen = app.round_end_screen
     assert screen.heading == "Round 1 is over"
     assert "Take one snakes card (SNAKE2) out of the game." in screen.todo
@@ -386,14 +388,14 @@ def test_hidden_tents_on_screen(app: CompanionApp, clock: VirtualClock) -> None:
 def test_a_resumed_game_keeps_the_hidden_tents_it_was_started_with(
     app: CompanionApp, clock: VirtualClock
 ) -> None:
-    app.start_game(["Ana", "Bo", "Cy"], "diamant", True)
+    app.setup.start_game(["Ana", "Bo", "Cy"], "diamant", True)
     assert app.table is not None
     game = app.table.game
     app.table.enter_card("T9")
     reveal(app.table, clock, (0,))
     app.hidden_tents = False  # as after a power cut, with the config's default
-    app.show_setup()
-    app.resume_game()
+    app.setup.show()
+    app.setup.resume_game()
     frames(2)
     assert app.table is not None and app.table.game == game
     assert app.hidden_tents is True
@@ -404,7 +406,7 @@ def test_a_resumed_game_keeps_the_hidden_tents_it_was_started_with(
 
 def test_a_bot_seat_and_the_box_chosen_at_set_up(app: CompanionApp, clock: VirtualClock) -> None:
     app.games.leave()
-    app.show_setup()
+    app.setup.show()
     frames(2)
     setup = app.setup_screen
     setup.seat_count = 3

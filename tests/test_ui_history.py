@@ -87,7 +87,7 @@ def test_players_are_offered_most_recent_first_and_a_tap_seats_them(app: Compani
 def test_history_newest_first_and_a_past_game_with_todays_names(
     app: CompanionApp, store: MemoryStore
 ) -> None:
-    app.show_history()
+    app.history.show()
     frames()
     screen = app.history_screen
     assert app.sm is not None and app.sm.current == "history"
@@ -95,8 +95,8 @@ def test_history_newest_first_and_a_past_game_with_todays_names(
     assert screen.ids.row1.scores == "Anna 22 · Bo 16 · Cy 16"
     assert (screen.can_newer, screen.can_older) == (False, False)
     ana = next(p for p in store.players() if p.name == "Anna")
-    app.rename_player(ana.id, "Annie")
-    app.show_history()
+    app.players.rename(ana.id, "Annie")
+    app.history.show()
     frames()
     assert screen.ids.row1.scores == "Annie 22 · Bo 16 · Cy 16"
     tap(screen.ids.row1)
@@ -107,7 +107,7 @@ def test_history_newest_first_and_a_past_game_with_todays_names(
 
 
 def test_an_unfinished_game_resumes_from_the_history(app: CompanionApp) -> None:
-    app.show_history()
+    app.history.show()
     frames()
     tap(app.history_screen.ids.row0)
     assert app.past_game_screen.can_resume
@@ -121,7 +121,7 @@ def test_an_unfinished_game_resumes_from_the_history(app: CompanionApp) -> None:
 def test_a_game_is_deleted_only_after_a_yes(app: CompanionApp, store: MemoryStore) -> None:
     from kivy.core.window import Window
 
-    app.show_history()
+    app.history.show()
     frames()
     tap(app.history_screen.ids.row2)
     assert app.past_game_screen.game == 1
@@ -138,7 +138,7 @@ def test_a_game_is_deleted_only_after_a_yes(app: CompanionApp, store: MemoryStor
 
 
 def test_statistics_screen_shows_each_players_figures(app: CompanionApp) -> None:
-    app.show_stats()
+    app.stats.show()
     frames()
     screen = app.stats_screen
     assert screen.heading == "1 finished game"
@@ -154,8 +154,8 @@ def test_statistics_screen_shows_each_players_figures(app: CompanionApp) -> None
 def test_a_merge_asks_first_then_joins_the_two(app: CompanionApp, store: MemoryStore) -> None:
     from kivy.core.window import Window
 
-    app.show_setup()
-    app.open_players()
+    app.setup.show()
+    app.players.open()
     window = app.players_window
     by_name = {c.name: c for c in window.chips}
     window.set_mode("merge")
@@ -177,7 +177,7 @@ def test_a_merge_asks_first_then_joins_the_two(app: CompanionApp, store: MemoryS
 
 def test_statistics_of_a_group(app: CompanionApp, store: MemoryStore) -> None:
     store_game(store, ("Ana", "Bo", "Cy"), GAME_1)  # with game 2 (Annie, now Ana): a group
-    app.show_stats()
+    app.stats.show()
     frames()
     tap(find_button(app.stats_screen, "Groups"))
     screen = app.stats_screen
@@ -196,7 +196,7 @@ def test_rename_by_touch_with_the_on_screen_keyboard(app: CompanionApp, store: M
 
     from ui.players import RenamePlayer
 
-    app.open_players()
+    app.players.open()
     window = app.players_window
     window.set_mode("rename")
     window.tap(next(c for c in window.chips if c.name == "Dee"))

@@ -146,7 +146,7 @@ def test_a_new_game_asks_first_and_keeps_the_game(app: CompanionApp) -> None:
 
 
 def test_abandon_asks_first_and_the_game_is_not_offered_again(app: CompanionApp) -> None:
-    app.resume_game()
+    app.setup.resume_game()
     frames(2)
     table = app.table
     assert table is not None

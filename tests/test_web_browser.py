@@ -132,7 +132,7 @@ def qr_link(app: CompanionApp, name: str) -> str:
 
 def test_phones_play_a_turn_with_a_bot_and_a_button(app: CompanionApp, browser: Any,
                                                    clock: VirtualClock) -> None:
-    app.start_game(NAMES, "incan-gold", False, bots=((2, "cautious"),))
+    app.setup.start_game(NAMES, "incan-gold", False, bots=((2, "cautious"),))
     frames(3)
     table = app.table
     assert table is not None

@@ -35,7 +35,7 @@ def app() -> Iterator[CompanionApp]:
 def test_the_status_line_says_while_the_phones_are_on_and_when_they_failed(
     app: CompanionApp,
 ) -> None:
-    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    app.setup.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
     frames(3)
     phones = app.controls.phones
     assert isinstance(phones, Phones)
@@ -44,7 +44,7 @@ def test_the_status_line_says_while_the_phones_are_on_and_when_they_failed(
         taken.bind(("127.0.0.1", 0))
         taken.listen(1)
         phones.port = taken.getsockname()[1]
-        app.open_phones()
+        app.menus.open_phones()
         frames(2)
         tap(find_button(app.phones_window, "Turn phones on"))
         assert not phones.on
@@ -76,7 +76,7 @@ def test_the_watchers_follow_the_odds_panel_and_hidden_tents(app: CompanionApp) 
 
     phones = app.controls.phones
     assert isinstance(phones, Phones)
-    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", True)  # hidden tents
+    app.setup.start_game(["Ana", "Bo", "Cy"], "incan-gold", True)  # hidden tents
     frames(2)
     assert phones.switch(True)
     table = app.table
@@ -100,9 +100,9 @@ def test_the_watchers_follow_the_odds_panel_and_hidden_tents(app: CompanionApp) 
         shown = view_where(lambda t: t["revealed"] == 1)
         assert [s["banked"] for s in shown["seats"]] == ["•••"] * 3  # Ana banked 3, hidden
         assert shown["odds"] == ""
-        app.set_odds(True)
+        app.menus.set_odds(True)
         shown = view_where(lambda t: t["odds"] != "")
         assert shown["odds"].startswith("Next card busts: 0")  # no hazard on the path yet
-        app.set_odds(False)
+        app.menus.set_odds(False)
         assert view_where(lambda t: t["odds"] == "")["odds"] == ""
     phones.switch(False)

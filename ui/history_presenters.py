@@ -7,11 +7,12 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from babel.dates import format_datetime
 
+from companion.engine import State
 from companion.players import Player
 from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
 from ui.i18n import _, language, ngettext
@@ -97,6 +98,13 @@ def past_game_heading(g: Played) -> str:
     return f"{when(g.created)} · {rules_label(g.summary.rules)}"
 
 
+def with_names_now(g: Played, state: State) -> State:
+    """A past game's final state under its players' names now (a rename shows
+    in old games); the log keeps the names played."""
+    seats = tuple(replace(seat, name=g.players[i]) for i, seat in enumerate(state.seats))
+    return replace(state, seats=seats)
+
+
 # --- the statistics screen -----------------------------------------------------------
 
 
@@ -179,3 +187,45 @@ def score_chart(
         colours=tuple(colours),
         labels=tuple(players),
     )
+
+
+@dataclass(frozen=True)
+class StatsPage:
+    """One page of the statistics screen: its players (or its group) and their chart."""
+
+    heading: str
+    rows: tuple[StatsRow, ...]
+    chart: ChartView
+    page: int
+    pages: int
+    page_text: str
+
+
+def stats_page(
+    history: Sequence[Played],
+    stats: Sequence[PlayerStats],
+    groups: Sequence[GroupStats],
+    players: Sequence[Player],
+    *,
+    by_group: bool,
+    page: int,
+) -> StatsPage:
+    """The statistics page ``page`` (clamped to the pages there are): a page of
+    players, or one group with the games its members played together."""
+    size = 1 if by_group else STATS_PAGE
+    count = pages(len(groups if by_group else stats), size)
+    page = max(0, min(page, count - 1))
+    colours = {p.name: colour(p.colour) for p in players}
+    if by_group:
+        shown_groups = groups[page : page + 1]
+        rows = tuple(group_row(g) for g in shown_groups)
+        names = list(shown_groups[0].players) if shown_groups else []
+        together = [g for g in history if tuple(sorted(g.players)) == tuple(names)]
+        chart = score_chart(together, names, [colours.get(n, DEFAULT_COLOUR) for n in names])
+    else:
+        shown = stats[page * size : (page + 1) * size]
+        rows = tuple(stats_row(p, colours.get(p.player, DEFAULT_COLOUR)) for p in shown)
+        chart = score_chart(history, [p.player for p in shown], [r.colour for r in rows])
+    finished = sum(g.summary.finished for g in history)
+    heading = ngettext("{n} finished game", "{n} finished games", finished).format(n=finished)
+    return StatsPage(heading, rows, chart, page, count, page_text(page, count))

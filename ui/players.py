@@ -89,13 +89,13 @@ class PlayersStrip(BoxLayout):
     def _tap(name: str) -> None:
         from kivy.app import App
 
-        App.get_running_app().toggle_player(name)
+        App.get_running_app().players.toggle(name)
 
     @staticmethod
     def _all() -> None:
         from kivy.app import App
 
-        App.get_running_app().open_players()
+        App.get_running_app().players.open()
 
 
 class PlayersWindow(ModalView):

@@ -239,6 +239,6 @@ class SetupScreen(Screen):
             return
         from kivy.app import App
 
-        App.get_running_app().start_game(
+        App.get_running_app().setup.start_game(
             names, self.rules, self.hidden_tents, deck=self.deck, bots=self.bots()
         )

@@ -157,7 +157,7 @@ class TableScreen(Screen):
         if self.holding and self.collide_point(*touch.pos):
             from kivy.app import App
 
-            App.get_running_app().end_bust_hold()
+            App.get_running_app().play.end_bust_hold()
             return True
         return bool(super().on_touch_down(touch))
 
@@ -172,4 +172,4 @@ class TableScreen(Screen):
     def _tap(self, pos: int) -> None:
         from kivy.app import App
 
-        App.get_running_app().tap_path_card(pos)
+        App.get_running_app().cards.tap_path_card(pos)

@@ -1,0 +1,48 @@
+"""The card picker: a card entered by hand, or a path card corrected."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ui import presenters
+
+if TYPE_CHECKING:
+    from ui.app import CompanionApp
+
+
+class CardsController:
+    def __init__(self, app: CompanionApp) -> None:
+        self.app = app
+        self.picker: Any = None
+
+    def tap_path_card(self, pos: int) -> None:
+        """A card of the path tapped: the cards it may have been instead."""
+        table = self.app.table
+        if table is None:
+            return
+        view = presenters.picker_view(table.state, table.correction_options(pos), pos)
+        self._open(view, lambda cid: table.correct(pos, cid))
+
+    def open_entry(self) -> None:
+        """The next card entered by hand (the camera missed it, or there is none)."""
+        table = self.app.table
+        if table is None:
+            return
+        self._open(presenters.picker_view(table.state, table.entry_options()), table.enter_card)
+
+    def close(self) -> None:
+        if self.picker is not None:
+            self.picker.dismiss()
+
+    def _open(self, view: presenters.PickerView, on_pick: Callable[[str], object]) -> None:
+        from ui.picker import CardPicker
+
+        self.close()
+
+        def picked(card_id: str) -> None:
+            on_pick(card_id)
+
+        self.picker = CardPicker(view, picked)
+        self.picker.bind(on_dismiss=lambda *a: setattr(self, "picker", None))
+        self.picker.open(animation=False)

@@ -1,0 +1,141 @@
+"""The in-game menu and what it opens: the round log, the game-over review,
+the phones, and the questions before a game leaves the table."""
+
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING, Any
+
+from companion.session import Session
+from ui import presenters
+from ui.controllers import confirm
+from ui.i18n import _
+
+if TYPE_CHECKING:
+    from ui.app import CompanionApp
+
+_log = logging.getLogger(__name__)
+
+
+class MenuController:
+    def __init__(self, app: CompanionApp) -> None:
+        self.app = app
+        self.menu: Any = None
+        self.round_log: Any = None
+        self.review: Any = None
+        self.phones: Any = None
+
+    def open(self) -> None:
+        from ui.menu import GameMenu
+
+        app = self.app
+        self.close()
+        table = app.table
+        rules = table.state.rules.name if table is not None else app.setup_screen.rules
+        self.menu = GameMenu(
+            rules_text=presenters.rules_reminder(rules),
+            volume=app.sounds.volume, muted=app.sounds.muted, in_game=table is not None,
+            odds=app.show_odds, sound_out=app.sounds.available,
+        )
+        self.menu.bind(on_dismiss=lambda *a: setattr(self, "menu", None))
+        self.menu.open(animation=False)
+
+    def close(self) -> None:
+        if self.menu is not None:
+            self.menu.dismiss(animation=False)
+
+    def open_review(self) -> None:
+        """The game-over review: each seat's choices against the odds, and its luck."""
+        from ui.menu import ReviewPanel
+
+        table = self.app.table
+        if table is None:
+            return
+        try:
+            view = presenters.review_view(table.session, table.bots)
+        except Exception:  # a review is an extra: never a crash at the end of a game
+            _log.exception("review")
+            return
+        panel = ReviewPanel(view)
+        panel.bind(on_dismiss=lambda *a: setattr(self, "review", None))
+        panel.open(animation=False)
+        self.review = panel
+
+    def open_round_log(self, session: Session | None = None) -> None:
+        """A game card by card, from its moves (undo and corrections resolved):
+        the game on the table (the menu's button), or a past game's."""
+        from ui.menu import LOG_PAGE, RoundLog
+
+        if session is None:
+            table = self.app.table
+            if table is None:
+                return
+            self.close()
+            session = table.session
+        log = RoundLog(presenters.round_log_pages(session.moves, session.states, LOG_PAGE))
+        log.bind(on_dismiss=lambda *a: setattr(self, "round_log", None))
+        log.open(animation=False)
+        self.round_log = log
+
+    def open_phones(self) -> None:
+        """The menu's Phones: a QR code for each seat's phone and one for watchers."""
+        from ui.phones import PhonesWindow
+
+        self.close()
+        if self.app.controls.phones is None:
+            return
+        window = PhonesWindow(self.app.controls.phones, self.app.table)
+        window.bind(on_dismiss=lambda *a: setattr(self, "phones", None))
+        window.open(animation=False)
+        self.phones = window
+
+    def new_game(self) -> None:
+        """A new game: the one on the table stays in the data file, to resume."""
+        if self.app.table is None:
+            self.close()
+            self.app.setup.show()
+            return
+        confirm(
+            _("Start a new game? This game is kept and can be resumed."),
+            _("New game"),
+            lambda: self._leave(abandon=False),
+        )
+
+    def abandon(self) -> None:
+        """Abandon the game on the table: it is kept, but never offered again."""
+        confirm(
+            _("Abandon this game? It will not be offered to resume."),
+            _("Abandon game"),
+            lambda: self._leave(abandon=True),
+        )
+
+    def _leave(self, *, abandon: bool) -> None:
+        app = self.app
+        self.close()
+        app.games.leave(abandon=abandon)
+        if app.controls.phones is not None:
+            app.controls.phones.follow(None)
+        app.play.leave()
+        app.setup.offer_last_table()
+        app.setup.show()
+
+    def set_odds(self, shown: bool) -> None:
+        """The menu's odds button; remembered in the data file."""
+        app = self.app
+        app.show_odds = shown
+        app.games.remember_odds(shown)
+        if self.menu is not None:
+            self.menu.odds = shown
+        if app.controls.phones is not None:
+            app.controls.phones.publish()
+        app.refresh()
+
+    def set_sound(self, volume: float, muted: bool) -> None:
+        """The menu's sound buttons; remembered in the data file."""
+        sounds = self.app.sounds
+        sounds.volume = volume
+        sounds.muted = muted
+        self.app.games.remember_sound(sounds.volume, sounds.muted)
+        if self.menu is not None:
+            self.menu.volume = sounds.volume
+            self.menu.muted = sounds.muted
