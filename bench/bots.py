@@ -148,7 +148,7 @@ def fullest_path() -> State:
 def odds_panel_time(repeat: int) -> None:
     state = fullest_path()
     assert (state.round, len(state.path), len(state.deck)) == (5, 25, 10)
-    from ui import i18n
+    from ui.kivyfree import i18n
     from ui.presenters import odds_text
 
     i18n.set_language("en")

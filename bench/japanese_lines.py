@@ -33,7 +33,8 @@ configure(quiet=True, fast=True)
 from babel.messages.pofile import read_po  # noqa: E402
 from kivy.core.window import Window  # noqa: E402, F401  (the window Kivy's text needs)
 
-from ui import fonts, i18n  # noqa: E402
+from ui import fonts  # noqa: E402
+from ui.kivyfree import i18n  # noqa: E402
 
 WIDTH, SIZE = 300, 20
 

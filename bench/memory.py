@@ -173,8 +173,8 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
     from companion.simulate import next_card, wants_to_leave
     from incan_companion.compose import build
     from incan_companion.config import Config
-    from ui import i18n
     from ui.app import CompanionApp, post
+    from ui.kivyfree import i18n
 
     stage("app's modules imported")
     data = Path(tempfile.mkdtemp(prefix="memory-")) / "games.sqlite"

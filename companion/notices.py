@@ -2,7 +2,7 @@
 
 The core never builds a sentence. A :class:`Notice` carries a *reason*, one
 of the small frozen types below, with the facts a sentence needs (a card
-id, a seat, an error's own text); ``ui.words`` turns each into a sentence in
+id, a seat, an error's own text); ``ui.kivyfree.words`` turns each into a sentence in
 the table's language. A new reason needs its wording there, and the test of
 the words checks that every reason has one.
 """

@@ -27,7 +27,7 @@ Rules it keeps:
   rare anyway, because the tracker reports each placement once.
 - Nothing raises to the caller: every refusal or adapter failure becomes a
   :class:`~companion.notices.Notice` for the status line, and is logged. A
-  notice is a reason (a value), never a sentence: ``ui.words`` words it.
+  notice is a reason (a value), never a sentence: ``ui.kivyfree.words`` words it.
 - Listeners hear once per public call that changed what can be seen (a scan
   that draws a card, a press, a reveal with the held card drawn after it),
   never of the steps in between: the seat LEDs are set once per event.

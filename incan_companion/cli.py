@@ -75,7 +75,7 @@ def _use_configured_language() -> None:
     command that needs it reports it), so it then falls back to the system's.
     """
     from incan_companion.config import ConfigError, load
-    from ui import i18n
+    from ui.kivyfree import i18n
 
     try:
         configured = load().language

@@ -46,7 +46,7 @@ from companion.ports import CardFeed, CardSink, Clock, Post, SeatLights, SeatPre
 from incan_companion.config import Config
 from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS, CameraChoice, SeatInput
 from storage import Store, open_or_set_aside
-from ui.controls import Controls
+from ui.kivyfree.controls import Controls
 from vision import SourceKind
 
 if TYPE_CHECKING:
@@ -297,7 +297,7 @@ def _phones_were_on(store: Store) -> bool:
 
 def _build_phones(device: Device, web: tuple[tuple[str, ...], int] | None) -> Phones:
     """The phones' pages, wired to the inbox like the seat buttons (not started)."""
-    from ui import i18n
+    from ui.kivyfree import i18n
     from web.phones import Phones
 
     games, store = device.games, device.store

@@ -173,7 +173,7 @@ def test_the_command_line_loads_no_heavy_library() -> None:
 def test_importing_the_engine_loads_no_adapter_library() -> None:
     code = (
         "import sys; import companion.engine, companion.session, storage,"
-        " ui.words, companion.simulate;"
+        " ui.kivyfree.words, companion.simulate;"
         "print([m for m in ('kivy', 'cv2', 'gpiozero') if m in sys.modules])"
     )
     done = subprocess.run(

@@ -25,8 +25,9 @@ from babel.messages.frontend import parse_keywords
 from babel.messages.pofile import read_po
 from helpers import paced
 
-from ui import babel_kv, fonts, i18n, i18n_tools
-from ui.i18n import LANGUAGES, _, ngettext
+from ui import babel_kv, fonts, i18n_tools
+from ui.kivyfree import i18n
+from ui.kivyfree.i18n import LANGUAGES, _, ngettext
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCALE = i18n.LOCALE_DIR
@@ -202,7 +203,7 @@ def test_the_kv_extractor_finds_the_setup_screen_strings() -> None:
 
 def test_the_kv_extractor_on_tricky_lines() -> None:
     kv = (
-        "#:import _ ui.i18n._\n"
+        "#:import _ ui.kivyfree.i18n._\n"
         "#:set label _('not this: a directive')\n"
         "<Screen@Widget>:\n"
         "    # text: _('commented out')\n"
@@ -275,14 +276,14 @@ def test_a_missing_or_stale_mo_shows_english_with_a_warning(
     assert not caplog.records
     later = mo.stat().st_mtime + 60
     os.utime(po_file("pl", locale), (later, later))  # the .po edited since
-    with caplog.at_level(logging.WARNING, logger="ui.i18n"):
+    with caplog.at_level(logging.WARNING, logger="ui.kivyfree.i18n"):
         assert type(i18n.translations("pl", locale)) is gettext.NullTranslations  # English
         assert i18n.translations("pl", locale).gettext("Undo") == "Undo"
     assert len(caplog.records) == 1  # once
     assert "older than its .po" in caplog.text and "scripts/build-translations.sh" in caplog.text
     caplog.clear()
     po_file("es", locale).with_suffix(".mo").unlink()
-    with caplog.at_level(logging.WARNING, logger="ui.i18n"):
+    with caplog.at_level(logging.WARNING, logger="ui.kivyfree.i18n"):
         assert i18n.translations("es", locale).gettext("Undo") == "Undo"
     assert "is missing" in caplog.text and "scripts/build-translations.sh" in caplog.text
 
@@ -428,7 +429,7 @@ VOCABULARY = {
 @pytest.mark.parametrize("code", TRANSLATED)
 def test_the_editions_vocabulary(code: str) -> None:
     from companion.engine import Phase, Status
-    from ui.words import card_name, phase_name, status_name
+    from ui.kivyfree.words import card_name, phase_name, status_name
 
     i18n.set_language(code)
     said = " ".join(
@@ -443,7 +444,7 @@ def test_the_editions_vocabulary(code: str) -> None:
 def test_readable_replay_follows_the_language_json_does_not() -> None:
     from companion import engine
     from incan_companion.commands.game import replay_log
-    from ui.words import table
+    from ui.kivyfree.words import table
 
     state = replay_log(EXAMPLE).state
     english = table(state)
@@ -558,7 +559,7 @@ def said_in(code: str, words: Any) -> str:
 def test_the_undo_question_names_a_hazard_as_the_object_of_its_verb() -> None:
     from companion.events import Draw
     from companion.notices import UndoWouldDropChoices
-    from ui.words import notice_text
+    from ui.kivyfree.words import notice_text
 
     def asked(card: str) -> Callable[[], str]:
         return lambda: notice_text(UndoWouldDropChoices(2, Draw(card)))
@@ -575,7 +576,7 @@ def test_the_undo_question_names_a_hazard_as_the_object_of_its_verb() -> None:
 def test_a_seat_leaving_with_nothing_from_the_path_is_not_given_zero() -> None:
     from helpers import play
 
-    from ui.words import last_event
+    from ui.kivyfree.words import last_event
 
     state = play(3, "incan-gold", "SNAKE1", [0]).state  # nothing on the path to share
     assert said_in("en", lambda: last_event(state)) == "Ana leaves: no gems from the path."
@@ -594,7 +595,7 @@ def test_a_seat_leaving_with_nothing_from_the_path_is_not_given_zero() -> None:
 def test_a_treasure_too_small_to_share_is_not_zero_each() -> None:
     from helpers import play
 
-    from ui.words import last_event
+    from ui.kivyfree.words import last_event
 
     state = play(8, "incan-gold", "T1").state  # 1 gem, 8 seats (was "1人0個")
     assert said_in("en", lambda: last_event(state)) == (
@@ -623,7 +624,7 @@ def test_a_mean_of_gems_is_a_figure_not_a_count() -> None:
 def test_lists_are_joined_as_the_language_writes_them() -> None:
     from helpers import play
 
-    from ui.words import names
+    from ui.kivyfree.words import names
 
     state = play(4, "incan-gold").state
     assert said_in("en", lambda: names(state, [0, 1, 2, 3])) == "Ana, Bo, Cy and Dee"
@@ -816,7 +817,7 @@ def test_random_games_say_every_count_in_its_number(code: str) -> None:
     from companion.engine import Phase
     from companion.simulate import random_events
     from ui import presenters
-    from ui.words import table
+    from ui.kivyfree.words import table
 
     slip = re.compile(NUMBER_SLIPS[code])
     i18n.set_language(code)

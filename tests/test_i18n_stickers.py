@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from ui import fonts, i18n
+from ui import fonts
+from ui.kivyfree import i18n
 
 CARDS = ("SNAKE1", "FIRE1", "A1", "T5A")
 SAID = {
@@ -35,7 +36,7 @@ def poppler(tool: str, pdf: Path) -> str:
 
 def write_sheet(out: Path) -> int:
     """The sheet in the language in use, as `incan-companion stickers` writes it."""
-    from ui.words import card_name
+    from ui.kivyfree.words import card_name
     from vision.stickers import LabelFont, write_pdf
 
     found = fonts.ui_font()

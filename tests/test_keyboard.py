@@ -30,9 +30,8 @@ from ui_helpers import frames  # noqa: E402
 
 from companion.games import Games  # noqa: E402
 from companion.memory import MemoryStore  # noqa: E402
-from ui import fonts, i18n  # noqa: E402
+from ui import fonts  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
-from ui.controls import Controls  # noqa: E402
 from ui.keyboard import (  # noqa: E402
     LAYOUT_PREFIX,
     LAYOUTS,
@@ -46,6 +45,8 @@ from ui.keyboard import (  # noqa: E402
     switch_to,
     typed_by,
 )
+from ui.kivyfree import i18n  # noqa: E402
+from ui.kivyfree.controls import Controls  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = Path(os.environ.get("KEYBOARD_SHOTS", ROOT / "out" / "screenshots"))
@@ -393,7 +394,7 @@ def test_offer_fills_seats_and_names_with_the_last_table(app: CompanionApp) -> N
 
 
 def test_a_full_name_says_so_instead_of_dropping_letters(app: CompanionApp) -> None:
-    from ui.words import name_full
+    from ui.kivyfree.words import name_full
 
     setup, field, keyboard = open_keyboard(app, "en", seat=4)
     press(keyboard, *"bartholomaeu")  # 12 letters: the most a seat row shows

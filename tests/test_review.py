@@ -123,7 +123,7 @@ def test_review_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
 
 
 def test_review_text_says_each_seat(capsys: pytest.CaptureFixture[str]) -> None:
-    from ui import i18n
+    from ui.kivyfree import i18n
 
     i18n.set_language("en")
     assert main(["review", str(EXAMPLES / "game.jsonl")]) == 0

@@ -36,9 +36,10 @@ from companion.simulate import VirtualClock  # noqa: E402
 from companion.table import Table  # noqa: E402
 from incan_companion.compose import Device, build  # noqa: E402
 from incan_companion.config import Config  # noqa: E402
-from ui import i18n, presenters  # noqa: E402
+from ui import presenters  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
-from ui.words import camera_text, notice_text  # noqa: E402
+from ui.kivyfree import i18n  # noqa: E402
+from ui.kivyfree.words import camera_text, notice_text  # noqa: E402
 
 COUNTDOWN = 2.0
 SPACE, BACKSPACE = 32, 8

@@ -485,7 +485,7 @@ def inspect(root: Any, *, covers: tuple[Box, ...] = (),
     from kivy.uix.stencilview import StencilView
     from kivy.uix.textinput import TextInput
 
-    from ui.i18n import language
+    from ui.kivyfree.i18n import language
 
     japanese = language() == "ja"
     window: Box = (0.0, 0.0, float(Window.width), float(Window.height))
@@ -643,7 +643,7 @@ def _catalogues(work: Path) -> None:
     from babel.messages.mofile import write_mo
     from babel.messages.pofile import read_po
 
-    from ui import i18n
+    from ui.kivyfree import i18n
 
     for code in i18n.LANGUAGES:
         po = i18n.LOCALE_DIR / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
@@ -663,7 +663,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     from ui.kivy_setup import configure
 
     configure(quiet=True, fast=True)
-    from ui import i18n
+    from ui.kivyfree import i18n
 
     _catalogues(work)
     i18n.set_language(code)
@@ -679,7 +679,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     from companion.memory import MemoryStore
     from companion.simulate import VirtualClock
     from ui.app import CompanionApp
-    from ui.controls import Controls
+    from ui.kivyfree.controls import Controls
 
     names = NAMES[:seats]
     countdown = 3.0
@@ -687,7 +687,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     games = Games(MemoryStore(), countdown=countdown, clock=clock)
     from companion.inbox import Inbox
     from companion.ports import direct
-    from ui.i18n import language
+    from ui.kivyfree.i18n import language
     from web.phones import Phones
 
     # The phones' pages on loopback, for the Phones window's state.

@@ -22,11 +22,11 @@ import numpy as np
 import pytest
 from helpers import paced, play
 
-import ui.cues
+import ui.kivyfree.cues
 from companion.engine import Phase
 from companion.events import Correct, Draw, Event, Reveal, Start, Undo
 from companion.session import Session
-from ui.cues import Cue, cues, tick_cue
+from ui.kivyfree.cues import Cue, cues, tick_cue
 from ui.sound import SOUNDS, SilentBoard, SoundBoard, Sounds, clamp_volume, sound_file
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -111,7 +111,7 @@ def test_kivy_loads_every_cue_with_the_dummy_audio_driver(tmp_path: Path) -> Non
     code = (
         "import json\n"
         "from kivy.core.audio import SoundLoader\n"
-        "from ui.cues import Cue\n"
+        "from ui.kivyfree.cues import Cue\n"
         "from ui.sound import sound_file\n"
         "print(json.dumps({c.value: SoundLoader.load(str(sound_file(c))).length for c in Cue}))\n"
     )
@@ -274,7 +274,7 @@ def test_nothing_new_is_silent() -> None:
 
 
 def test_the_cues_module_examples() -> None:
-    assert doctest.testmod(ui.cues).failed == 0
+    assert doctest.testmod(ui.kivyfree.cues).failed == 0
 
 
 # --- (e) the countdown's ticks ----------------------------------------------------------------
@@ -361,7 +361,7 @@ def test_mute_and_volume_zero_load_nothing_and_a_bad_file_is_skipped(tmp_path: P
     code = (
         "import json, shutil, sys\n"
         "from pathlib import Path\n"
-        "from ui.cues import Cue\n"
+        "from ui.kivyfree.cues import Cue\n"
         "from ui.sound import SoundBoard, sound_file\n"
         "out = {}\n"
         "board = SoundBoard(muted=True)\n"

@@ -68,7 +68,7 @@ def test_no_odds_once_the_round_is_over() -> None:
 
 
 def test_the_odds_panel_in_words() -> None:
-    from ui import i18n
+    from ui.kivyfree import i18n
     from ui.presenters import odds_text
 
     state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state

@@ -21,7 +21,7 @@ from companion.notices import CameraStatus, DataFileSetAside, Failed, Step
 from companion.ports import direct
 from incan_companion.compose import Device, build
 from incan_companion.config import Config
-from ui.words import camera_text, notice_text
+from ui.kivyfree.words import camera_text, notice_text
 
 
 class Inbox:
@@ -121,7 +121,7 @@ def test_the_language_picked_on_the_device_outranks_the_config(
     import ui.kivy_setup
     from incan_companion import cli
     from storage import Store
-    from ui import i18n
+    from ui.kivyfree import i18n
 
     data = tmp_path / "games.sqlite"
     with Store(data) as store:

@@ -30,9 +30,9 @@ from companion.simulate import VirtualClock  # noqa: E402
 from companion.table import Table  # noqa: E402
 from hardware.keyboard import KeyboardSeats  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
-from ui.controls import Controls  # noqa: E402
-from ui.cues import Cue  # noqa: E402
-from ui.words import notice_text  # noqa: E402
+from ui.kivyfree.controls import Controls  # noqa: E402
+from ui.kivyfree.cues import Cue  # noqa: E402
+from ui.kivyfree.words import notice_text  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent.parent / "out" / "screenshots"
 COUNTDOWN = 1.0
@@ -93,7 +93,7 @@ def reveal(table: Table, clock: VirtualClock, camp: tuple[int, ...] = ()) -> Non
 def test_the_language_buttons_translate_every_screen_and_are_remembered(
     app: CompanionApp,
 ) -> None:
-    from ui import i18n
+    from ui.kivyfree import i18n
 
     setup = app.setup_screen
     setup.ids.name0.text = "Agnieszka"

@@ -22,7 +22,7 @@ from companion.memory import MemoryStore  # noqa: E402
 from companion.stats import GameSummary, HeadToHead, Played, PlayerStats, SeatResult  # noqa: E402
 from ui import history_presenters as hp  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
-from ui.controls import Controls  # noqa: E402
+from ui.kivyfree.controls import Controls  # noqa: E402
 
 
 def store_game(store: MemoryStore, names: tuple[str, ...], steps: tuple[object, ...]) -> int:

@@ -21,9 +21,9 @@ from companion.games import Games  # noqa: E402
 from companion.memory import MemoryStore  # noqa: E402
 from companion.notices import CameraStatus  # noqa: E402
 from companion.simulate import VirtualClock  # noqa: E402
-from ui import i18n  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
-from ui.controls import Controls  # noqa: E402
+from ui.kivyfree import i18n  # noqa: E402
+from ui.kivyfree.controls import Controls  # noqa: E402
 from ui.sound import SilentBoard  # noqa: E402
 
 NAMES = ("Zofia", "Íñigo", "さくら", "Bo")

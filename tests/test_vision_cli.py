@@ -15,7 +15,7 @@ import zxingcpp
 
 from companion.cards import ALL_IDS
 from incan_companion.cli import main
-from ui.words import card_name
+from ui.kivyfree.words import card_name
 from vision import render
 from vision.decode import Decoder
 from vision.render import Scene

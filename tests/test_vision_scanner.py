@@ -14,7 +14,7 @@ import pytest
 
 from companion import notices
 from companion.notices import CameraStatus
-from ui.words import notice_text
+from ui.kivyfree.words import notice_text
 from vision import render, sources
 from vision.decode import Decoder, FrameReads
 from vision.render import Scene

@@ -10,9 +10,9 @@ from ui_helpers import frames
 
 from companion.games import Games
 from companion.inbox import Inbox
-from ui import i18n
 from ui.app import CompanionApp, post
-from ui.controls import Controls
+from ui.kivyfree import i18n
+from ui.kivyfree.controls import Controls
 from web.phones import Phones
 
 

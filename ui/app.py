@@ -3,7 +3,7 @@
 The app owns no game logic. It shows what the presenters make of the
 :class:`~companion.table.Table`'s state, forwards taps and keys to it, and
 drives its clock. It is given the core's :class:`~companion.games.Games`
-and the device's :class:`~ui.controls.Controls` by the composition root.
+and the device's :class:`~ui.kivyfree.controls.Controls` by the composition root.
 Adapter callbacks reach it through :func:`post` (``Clock.schedule_once``),
 so everything below runs on the Kivy thread.
 
@@ -34,7 +34,7 @@ from companion.engine import DEFAULT_SEATS
 from companion.games import Games
 from companion.rules import DEFAULT_RULES
 from companion.table import Table
-from ui import i18n, kv
+from ui import kv
 from ui.controllers.cards import CardsController
 from ui.controllers.demo import DemoController, save_screenshot
 from ui.controllers.history import HistoryController, StatsController
@@ -43,8 +43,9 @@ from ui.controllers.menus import MenuController
 from ui.controllers.play import BUST_HOLD_S, PlayController
 from ui.controllers.players import PlayersController
 from ui.controllers.setup import SetupController
-from ui.controls import Controls
-from ui.i18n import _
+from ui.kivyfree import i18n
+from ui.kivyfree.controls import Controls
+from ui.kivyfree.i18n import _
 from ui.sound import SilentBoard, Sounds
 
 __all__ = ["BUST_HOLD_S", "TICK_S", "CompanionApp", "post"]

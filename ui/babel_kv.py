@@ -8,7 +8,7 @@ while a bracket is open) goes through Babel's own Python extractor, with the
 translators just as it does from a ``.py`` file.
 
 >>> import io
->>> kv = b'''#:import _ ui.i18n._
+>>> kv = b'''#:import _ ui.kivyfree.i18n._
 ... <Table>:
 ...     Label:
 ...         # i18n: the button that takes the last step back

@@ -15,9 +15,9 @@ from babel.dates import format_datetime
 from companion.engine import State
 from companion.players import Player
 from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
-from ui.i18n import _, language, ngettext
+from ui.kivyfree.i18n import _, language, ngettext
+from ui.kivyfree.words import listed, percent
 from ui.presenters import ChartView, Colour, rules_label
-from ui.words import listed, percent
 
 HISTORY_PAGE = 3  # rows of the history screen at a time: 8 seats of long names take 3 lines
 STATS_PAGE = 2  # players of the statistics screen at a time, each in four short lines

@@ -22,7 +22,7 @@ from pathlib import Path
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
-from ui.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
+from ui.kivyfree.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPPING = ROOT / "babel.cfg"

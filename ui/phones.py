@@ -23,10 +23,10 @@ from kivy.uix.modalview import ModalView
 from companion.notices import Failed, Reason, Step
 from companion.table import Table
 from ui import kv
-from ui.controls import PhonesControl
-from ui.i18n import _
+from ui.kivyfree.controls import PhonesControl
+from ui.kivyfree.i18n import _
+from ui.kivyfree.words import notice_text
 from ui.presenters import SEAT_COLOURS, TableView, clipped_name
-from ui.words import notice_text
 
 __all__ = ["PhonesWindow", "qr_texture", "with_phones"]
 

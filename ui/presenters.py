@@ -25,8 +25,8 @@ from companion.odds import odds
 from companion.review import review
 from companion.rules import RULE_SETS
 from companion.session import Session
-from ui.i18n import _, ngettext, text_width
-from ui.words import (
+from ui.kivyfree.i18n import _, ngettext, text_width
+from ui.kivyfree.words import (
     camera_text,
     card_name,
     decimal,
@@ -707,7 +707,7 @@ def game_over_view(state: State) -> GameOverView:
     tie-breaks, and the chart of scores."""
     winners = state.winners if state.phase is Phase.GAME_OVER else ()
     # Two msgids, not ngettext: "Winner: {names}" is the command line's msgid
-    # too (ui/words.py), and "Winners" is only ever said of two or more seats.
+    # too (ui/kivyfree/words.py), and "Winners" is only ever said of two or more seats.
     one = len(winners) == 1
     win_text = (_("Winner: {names}") if one else _("Winners: {names}")).format(
         names=names(state, list(winners))

@@ -23,7 +23,7 @@ from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
 
 from ui import kv
-from ui.i18n import language
+from ui.kivyfree.i18n import language
 from ui.presenters import RoundEndView, ScoreColumns
 
 Colour = tuple[float, float, float, float]

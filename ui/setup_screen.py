@@ -18,8 +18,9 @@ from kivy.uix.screenmanager import Screen
 
 from companion.engine import MAX_SEATS, MIN_SEATS
 from ui import kv
-from ui.i18n import LANGUAGES, _, language, text_width
 from ui.keyboard import NameKeyboard
+from ui.kivyfree.i18n import LANGUAGES, _, language, text_width
+from ui.kivyfree.words import name_full
 from ui.players import PlayersStrip  # noqa: F401  (the strip of setup.kv)
 from ui.presenters import (
     DECK_CHOICES,
@@ -31,7 +32,6 @@ from ui.presenters import (
     rules_label,
     setup_problem,
 )
-from ui.words import name_full
 
 TYPING_MIN_DP = 200  # seats, names and the problem line, above the keyboard
 

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
-from ui.cues import Cue
+from ui.kivyfree.cues import Cue
 
 SOUNDS = Path(__file__).resolve().parent / "sounds"
 

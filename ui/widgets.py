@@ -28,7 +28,7 @@ from kivy.uix.layout import Layout
 from kivy.uix.widget import Widget
 
 from ui.fonts import japanese_lines as phrase_lines
-from ui.i18n import language
+from ui.kivyfree.i18n import language
 from ui.presenters import CardFace, ChartView, PathCardView, SeatView
 
 READ_SP = 18  # the smallest text a player reads at a metre

@@ -1,8 +1,8 @@
 """The phones at the table: the device's own small web app on the local network.
 
 An adapter beside :mod:`vision` and :mod:`hardware`: it knows the core
-(:mod:`companion`) and the UI's Kivy-free words (:mod:`ui.words`,
-:mod:`ui.i18n`, the presenters), never Kivy, the camera, the buttons or the
+(:mod:`companion`) and the UI's Kivy-free words (:mod:`ui.kivyfree.words`,
+:mod:`ui.kivyfree.i18n`, the presenters), never Kivy, the camera, the buttons or the
 composition root (an import contract in ``pyproject.toml``).
 
 - :mod:`web.views` makes what the pages show from the table, on the UI

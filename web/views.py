@@ -2,7 +2,7 @@
 
 The same presenters as the touchscreen make it (:func:`ui.presenters.table_view`,
 the round log, the final scores), worded in the viewer's language with
-:func:`ui.i18n.speaking`, and turned into plain JSON values. What a seat
+:func:`ui.kivyfree.i18n.speaking`, and turned into plain JSON values. What a seat
 chose never gets in: the collector says *who* has chosen, never *what*, and
 only that goes into a view (as the seat LEDs show it). The status line is
 left out too: it can name the data file, the camera or an error's text,
@@ -23,8 +23,8 @@ from typing import Any
 from companion.cards import CATALOGUE
 from companion.engine import Phase, Revealed
 from companion.table import Table
-from ui import i18n
-from ui.i18n import N_
+from ui.kivyfree import i18n
+from ui.kivyfree.i18n import N_
 from ui.presenters import SEAT_COLOURS, Colour, game_over_view, round_log, table_view
 from web.pairing import turn_key
 
@@ -63,7 +63,7 @@ _lock = threading.Lock()
 
 
 def page_words(code: str) -> dict[str, str]:
-    """:data:`PAGE_WORDS` in the language ``code`` (one of ``ui.i18n.LANGUAGES``);
+    """:data:`PAGE_WORDS` in the language ``code`` (one of ``ui.kivyfree.i18n.LANGUAGES``);
     safe on any thread."""
     with _lock:
         catalogue = _catalogues.get(code)

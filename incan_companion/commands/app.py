@@ -79,7 +79,7 @@ def _use_language(*choices: str | None) -> None:
     The language is chosen here, once per start, and every screen words
     what it shows in it (the set-up screen's buttons change it later).
     """
-    from ui import i18n
+    from ui.kivyfree import i18n
 
     for code in choices:
         if not code:

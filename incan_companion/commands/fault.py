@@ -48,8 +48,8 @@ def last_reason(journal: str) -> str | None:
 
 
 def cmd_fault(args: argparse.Namespace) -> int:
-    from ui import i18n
-    from ui.fault import fault_text
+    from ui.kivyfree import i18n
+    from ui.kivyfree.fault import fault_text
 
     # The Linux console has no Japanese glyphs: there, the screen is in English.
     if i18n.language() == "ja" and os.environ.get("TERM", "linux") == "linux":

@@ -207,7 +207,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(engine.to_json(session.state), ensure_ascii=False))
     else:
-        from ui.words import table
+        from ui.kivyfree.words import table
 
         # A name is escaped on its own, before the table is laid out: a line feed
         # in one must not start a row of its own, and the table keeps its own.

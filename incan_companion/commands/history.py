@@ -111,7 +111,7 @@ def readable(players: tuple[PlayerStats, ...], finished: int, unfinished: int) -
     from dataclasses import replace
 
     from companion.text import printable
-    from ui.words import stats_table
+    from ui.kivyfree.words import stats_table
 
     # Each name escaped on its own first, so that none can start a row of its own.
     shown = tuple(

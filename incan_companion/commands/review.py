@@ -82,7 +82,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(to_json(session, result), ensure_ascii=False))
     else:
-        from ui.words import review_text
+        from ui.kivyfree.words import review_text
 
         # Each name escaped on its own first (see named_printably).
         seats = tuple(replace(s, name=printable(s.name)) for s in result.seats)

@@ -72,8 +72,8 @@ def cmd_scan(args: argparse.Namespace) -> int:
 
 
 def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: float) -> str:
-    from ui.i18n import _
-    from ui.words import card_name
+    from ui.kivyfree.i18n import _
+    from ui.kivyfree.words import card_name
 
     said = ", ".join(f"{c} ({card_name(c)})" for c in cards) if cards else _("no card")
     if foreign:
@@ -86,7 +86,7 @@ def cmd_stickers(args: argparse.Namespace) -> int:
     from companion.cards import DEFAULT_EDITION, UnknownEdition
     from incan_companion.errors import BadInput
     from ui.fonts import ui_font
-    from ui.words import card_name
+    from ui.kivyfree.words import card_name
     from vision.stickers import DEFAULT_SIZE_MM, LabelFont, deck_cards, write_pdf
 
     try:

@@ -28,7 +28,7 @@ from collections.abc import Callable
 
 def confirm(question: str, yes: str, on_yes: Callable[[], None]) -> None:
     """Ask before an act that cannot be taken back (one stray tap must not do it)."""
-    from ui.i18n import _
+    from ui.kivyfree.i18n import _
     from ui.menu import Confirm
 
     Confirm(question, yes, _("Cancel"), on_yes).open(animation=False)

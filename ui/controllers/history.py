@@ -9,7 +9,7 @@ from companion.session import Session
 from companion.stats import GroupStats, Played, PlayerStats, group_stats, player_stats
 from ui import history_presenters, presenters
 from ui.controllers import confirm
-from ui.i18n import _
+from ui.kivyfree.i18n import _
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp

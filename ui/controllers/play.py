@@ -11,8 +11,8 @@ from companion.engine import Bust, Phase, State
 from companion.events import Undo
 from companion.table import Table
 from ui import presenters
-from ui.cues import cues, tick_cue
-from ui.words import notice_text
+from ui.kivyfree.cues import cues, tick_cue
+from ui.kivyfree.words import notice_text
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from companion.players import Player
 from ui import history_presenters
 from ui.controllers import confirm
-from ui.i18n import _
+from ui.kivyfree.i18n import _
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp

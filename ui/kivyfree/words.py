@@ -3,7 +3,7 @@
 Card names, what the last event did, a state table for the terminal, and
 every :mod:`companion.notices` reason and camera status. Shared by the
 command line and the touchscreen presenters, so both say the same thing the
-same way, in the language :mod:`ui.i18n` has in use. No Kivy import: the
+same way, in the language :mod:`ui.kivyfree.i18n` has in use. No Kivy import: the
 command line uses this module.
 """
 
@@ -54,8 +54,8 @@ from companion.review import Review, SeatReview
 from companion.session import NothingToUndoError
 from companion.stats import HeadToHead, PlayerStats
 from companion.text import cut, printable
-from ui.fonts import keep_whole
-from ui.i18n import _, language, ngettext, pgettext
+from ui.kivyfree.i18n import _, language, ngettext, pgettext
+from ui.kivyfree.japanese import keep_whole
 
 
 def hazard_name(kind: str) -> str:

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 DOMAIN = "incan"
-LOCALE_DIR = Path(__file__).resolve().parent / "locale"
+LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"  # ui/locale
 SOURCE_LANGUAGE = "en"
 
 # Code -> the language's own name, as the setup screen offers it.

@@ -7,7 +7,7 @@ plain text on the Linux console.
 
 from __future__ import annotations
 
-from ui.i18n import _
+from ui.kivyfree.i18n import _
 
 
 def fault_text(reason: str | None, unit: str) -> str:
