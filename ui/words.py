@@ -54,8 +54,8 @@ from companion.review import Review, SeatReview
 from companion.session import NothingToUndoError
 from companion.stats import HeadToHead, PlayerStats
 from companion.text import cut, printable
-from ui.fonts import keep_whole
 from ui.i18n import _, language, ngettext, pgettext
+from ui.lines import keep_whole
 
 
 def hazard_name(kind: str) -> str:
