@@ -609,7 +609,8 @@ class CompanionApp(App):
         """Each seat in its player's colour, as the set-up chips and the statistics
         show it (the players read again for names not yet remembered)."""
         names = tuple(s.name for s in state.seats)
-        known = getattr(self, "_seat_colours", None)
+        known: tuple[Any, tuple[presenters.Colour, ...]] | None = getattr(
+            self, "_seat_colours", None)
         if known is not None and known[0] == (names, self._players):
             return known[1]  # every refresh asks: the store is read once per table
         if not set(names) <= {p.name for p in self._players}:

@@ -77,9 +77,10 @@ class TableScreen(Screen):
         kv.load("table.kv")
         line = text_extent("Ag", sp(READ_SP))[1]
         super().__init__(**kwargs)
-        self.details_height = line * DETAILS_LINES + dp(2)
+        self.details_height = line * DETAILS_LINES
         self.status_height = max(dp(56), line * STATUS_LINES + dp(4))
-        self.event_room = text_extent("Ag", sp(EVENT_SP[0]), True)[1] * 2 + dp(4)
+        # Two lines of the event, and the spaces above and below it.
+        self.event_room = text_extent("Ag", sp(EVENT_SP[0]), True)[1] * 2 + dp(8)
         self.icon_gem, self.icon_tent, self.icon_artifact = (
             icon_path(n) for n in ("gem", "tent", "artifact"))
         self._view: TableView | None = None
@@ -168,8 +169,8 @@ class TableScreen(Screen):
         if v is None:
             return
         head = [x for x in (v.pieces, v.on_path, v.remove) if x]
-        forms = [head + [v.odds or v.hazards], head + [v.hazards, v.odds_short],
-                 head + [v.odds_short or v.hazards]]
+        forms = [[*head, v.odds or v.hazards], [*head, v.hazards, v.odds_short],
+                 [*head, v.odds_short or v.hazards]]
         texts = ["\n".join(x for x in form if x) for form in forms]
         texts.append("  ·  ".join(x for x in forms[-1] if x))
         width = self.ids.details.width
