@@ -17,7 +17,16 @@ from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
-from companion.cards import ARTIFACTS, CATALOGUE, EDITIONS, HAZARD_TYPES, ROUNDS, TREASURE_IDS
+from companion.cards import (
+    ARTIFACTS,
+    CATALOGUE,
+    EDITIONS,
+    HAZARD_TYPES,
+    HAZARDS,
+    ROUNDS,
+    TREASURE_IDS,
+    edition,
+)
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.events import STRATEGIES, Draw, Move, Start
 from companion.notices import CameraStatus, CardHeld, Reason
@@ -208,6 +217,26 @@ def card_face(card_id: str) -> CardFace:
 LONGEST_PATH = len(TREASURE_IDS) + len(HAZARD_TYPES) + len(ARTIFACTS) + 1
 
 
+def longest_path(state: State) -> int:
+    """The most cards this round's path can hold, the bust's pair included: the
+    box's treasures, one hazard of each kind still in the game, and the
+    artifacts shuffled in for this round (those on its path count, carried
+    out or lost as they may be by now, so the figure holds all round long).
+
+    >>> from companion.engine import new_game
+    >>> longest_path(new_game(["Ana", "Bo", "Cy"])), longest_path(new_game(["A", "B", "C"], "diamant"))
+    (22, 21)
+    """
+    on_path = {p.card for p in state.path}
+    artifacts = sum(
+        1 for a in ARTIFACTS
+        if state.rules.artifacts and a.order <= state.round
+        and (a.id in on_path or a.id not in (*state.lost, *state.carried))
+    )
+    kinds = {c.hazard for c in HAZARDS if c.id not in state.removed}
+    return len(edition(state.edition)) + len(kinds) + artifacts + 1
+
+
 @dataclass(frozen=True)
 class PathCardView:
     pos: int
@@ -264,6 +293,7 @@ class TableView:
     # The same without the chance per hazard (each hazard's tile shows its own).
     odds_short: str = ""
     status_short: str = ""  # the status without the camera's part, when both do not fit
+    path_room: int = LONGEST_PATH  # the slots the path keeps: longest_path()
 
 
 def _hidden(state: State, hidden_tents: bool) -> bool:
@@ -444,6 +474,7 @@ def table_view(
         odds=odds_text(state) if show_odds else "",
         odds_short=odds_text(state, per_hazard=False) if show_odds else "",
         status_short=" · ".join(short_parts),
+        path_room=longest_path(state),
         game_over=state.phase is Phase.GAME_OVER,
         event=last_event(state),
         pieces=payout_pieces(state),

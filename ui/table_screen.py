@@ -105,6 +105,7 @@ class TableScreen(Screen):
         self.artifacts_column = v.artifacts_column
         self._measure_columns(v)
         self.ids.path.compact = self._compact()
+        self.ids.path.slots = v.path_room
         self.ids.path.show(v.path)
         rows = self.ids.seats
         while len(rows.children) < len(v.seats):

@@ -308,16 +308,25 @@ class PathFlow(Layout):
             chip.compact = self.compact
 
     def grid(self) -> tuple[int, float, float]:
-        """Columns, tile width and tile height of the slots in this width and room."""
+        """Columns, tile width and tile height of the slots in this width and room:
+        of the column counts whose tiles are at least TILE_DP wide and a finger
+        high, the one with the largest tiles (at most square)."""
         pad, gap = float(self.padding), float(self.spacing)
         inner = max(0.0, float(self.width) - 2 * pad)
-        cols = max(1, int((inner + gap) // (dp(TILE_DP) + gap)))
-        wide = min(dp(TILE_MAX_DP), (inner - gap * (cols - 1)) / cols)
-        rows = max(1, math.ceil(int(self.slots) / cols))
-        high = wide
-        if self.room > 0:
-            high = min(wide, (float(self.room) - 2 * pad - gap * (rows - 1)) / rows)
-        return cols, wide, max(float(dp(TOUCH_DP)), high)
+        most = max(1, int((inner + gap) // (dp(TILE_DP) + gap)))
+        best: tuple[float, int, float, float] | None = None
+        for cols in range(1, most + 1):
+            wide = min(dp(TILE_MAX_DP), (inner - gap * (cols - 1)) / cols)
+            rows = max(1, math.ceil(int(self.slots) / cols))
+            high = wide
+            if self.room > 0:
+                high = min(wide, (float(self.room) - 2 * pad - gap * (rows - 1)) / rows)
+            if high >= dp(TOUCH_DP) and (best is None or wide * high > best[0]):
+                best = (wide * high, cols, wide, high)
+        if best is None:  # too little room: a finger's height all the same
+            wide = (inner - gap * (most - 1)) / most
+            return most, min(dp(TILE_MAX_DP), wide), float(dp(TOUCH_DP))
+        return best[1], best[2], best[3]
 
     def do_layout(self, *args: Any) -> None:
         cols, wide, high = self.grid()
