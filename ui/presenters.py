@@ -224,7 +224,8 @@ def longest_path(state: State) -> int:
     out or lost as they may be by now, so the figure holds all round long).
 
     >>> from companion.engine import new_game
-    >>> longest_path(new_game(["Ana", "Bo", "Cy"])), longest_path(new_game(["A", "B", "C"], "diamant"))
+    >>> seats = ["Ana", "Bo", "Cy"]
+    >>> longest_path(new_game(seats)), longest_path(new_game(seats, "diamant"))
     (22, 21)
     """
     on_path = {p.card for p in state.path}
