@@ -29,7 +29,7 @@ from ui.presenters import RoundEndView, ScoreColumns
 Colour = tuple[float, float, float, float]
 
 MIN_SP = 18  # the smallest text a player reads at a metre
-HEADER_SP = 18  # a column header's smallest: read at a metre like the rest
+HEADER_SP = 14  # tight only: names longer than a seat may have (typed elsewhere)
 WHITE: Colour = (1, 1, 1, 1)
 SOFT: Colour = (0.9, 0.9, 0.9, 1)
 GREY: Colour = (0.6, 0.6, 0.6, 1)
