@@ -902,7 +902,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     assert app.sm.current == "round_end"
     look("19-round-end-bust")
     wears("round_end", [(named(r), r.colour) for r in app.round_end_screen.ids.table.rows])
-    app.show_screen("table")
+    app.close_round_end("table")  # the summary seen: a card may come
     look("20-table-round-over")
 
     # --- round 2: two leave together, the leftover stays on the path; all leave
@@ -918,12 +918,12 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
 
     # --- rounds 3 to 5: one card, everyone leaves
     for card in ("T7A", "T9", "T11A"):
-        app.show_screen("table")
+        app.close_round_end("table")  # the summary seen: a card may come
         enter(card)
         reveal(tuple(table.state.due))
     assert table.state.phase is Phase.GAME_OVER and app.sm.current == "round_end"
     look("23-round-5-summary")
-    app.show_screen("game_over")
+    app.close_round_end("game_over")
     look("24-game-over")
     final = app.game_over_screen.ids
     wears("final", [(named(r), r.colour) for r in final.scores.rows])
@@ -983,10 +983,10 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     assert table is not None and app.sm.current == "table" and table.state.round == 1
     tiles.clear()
     for _round in range(4):
-        app.show_screen("table")
+        app.close_round_end("table")  # the summary seen: a card may come
         enter("T1")
         reveal(tuple(table.state.due))
-    app.show_screen("table")
+    app.close_round_end("table")  # the summary seen: a card may come
     assert table.state.round == 4 and app.show_odds  # over: its first card opens round 5
     for i, card in enumerate(LONGEST_ROUND):
         enter(card)
