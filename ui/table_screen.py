@@ -53,6 +53,9 @@ class TableScreen(Screen):
     status_height = NumericProperty(dp(56))
     #: Under the path, the room kept for the event: two lines at its larger size.
     event_room = NumericProperty(dp(58))
+    #: The right-hand button's width: its widest text (enter a card, final scores),
+    #: so the status beside it keeps its place when the game ends.
+    action_width = NumericProperty(dp(120))
     icon_gem = StringProperty("")
     icon_tent = StringProperty("")
     icon_artifact = StringProperty("")
@@ -104,6 +107,7 @@ class TableScreen(Screen):
         self.game_over = v.game_over
         self.artifacts_column = v.artifacts_column
         self._measure_columns(v)
+        self._measure_action()
         self.ids.path.compact = self._compact()
         self.ids.path.slots = v.path_room
         self.ids.path.show(v.path)
@@ -137,6 +141,14 @@ class TableScreen(Screen):
         if columns != list(self.columns):
             self.columns = columns
         self.name_size, self.number_size = names, numbers
+
+    def _measure_action(self) -> None:
+        from ui.i18n import _
+        from ui.widgets import text_extent
+
+        texts = (_("Final scores"), _("Card by hand"), _("Enter card"))
+        widest = max(text_extent(t, sp(18), True)[0] for t in texts)
+        self.action_width = max(dp(120), widest + dp(20))
 
     def _fit_prompt(self, *args: Any) -> None:
         # The names of who still has to choose when they fit (one line at 20 px,
