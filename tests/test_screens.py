@@ -990,27 +990,27 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     assert table.state.round == 4 and app.show_odds  # over: its first card opens round 5
     for i, card in enumerate(LONGEST_ROUND):
         enter(card)
-        for odds_on in (True, False):  # every length, with the odds and without
-            app.set_odds(odds_on)
-            _frames(2)
-            path_check(f"{len(table.state.path)} cards, odds {'on' if odds_on else 'off'}")
-        app.set_odds(True)
+        for _turn in range(2):  # every length with the odds as they are, then turned
+            if _turn:
+                app.set_odds(not app.show_odds)
+                _frames(2)
+            path_check(f"{len(table.state.path)} cards, odds {'on' if app.show_odds else 'off'}")
         path["lengths"].append(len(table.state.path))
         if i < len(LONGEST_ROUND) - 1:
             reveal((1,) if i + 1 == LONE_LEAVER_AT else ())
     assert table.state.round == 5 and len(table.state.path) == len(LONGEST_ROUND)
     assert table.state.seats[1].artifacts
+    app.set_odds(True)
     table.press(0, Choice.TORCH)
     _frames(2)
     look("34-odds-longest-round")
     reveal()
     enter("SNAKE2")  # the pair: the round ends on the 26th card
     assert app.table_screen.holding and len(table.state.path) == len(LONGEST_ROUND) + 1
-    for odds_on in (True, False):
+    for odds_on in (False, True):
         app.set_odds(odds_on)
         _frames(2)
         path_check(f"{len(table.state.path)} cards (the bust), odds {'on' if odds_on else 'off'}")
-    app.set_odds(True)
     path["lengths"].append(len(table.state.path))
     look("35-bust-longest-round")
     app.stop()
