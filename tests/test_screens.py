@@ -29,6 +29,9 @@ status bar and the seat rows in the same place in every state; and each
 player in one colour on every screen (table, set-up chips, round summary,
 final scores and their chart, statistics and their chart).
 
+Three and five seats play at the virtual table (its *Turn a card* button
+beside the status), four and eight enter cards by hand.
+
 Screenshots of every state with 4 and 8 seats: ``out/screenshots/screens/
 <lang>-<seats>-<nn>-<state>.png``, and ``summary.json`` beside them: how
 many states were checked, and per screen the smallest font and touch target
@@ -692,7 +695,10 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     countdown = 3.0
     clock = VirtualClock(0.0)
     games = Games(MemoryStore(), countdown=countdown, clock=clock)
-    app = CompanionApp(games, Controls())
+    # Three and five seats play at a virtual table: its Turn a card button
+    # beside the status, which must keep its room (four and eight: by hand).
+    virtual = seats % 2 == 1
+    app = CompanionApp(games, Controls(turn_card=(lambda: None) if virtual else None))
     app._run_prepare()
     _frames()
     shots = seats in SHOT_SEATS
@@ -817,7 +823,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     setup.start()
     assert app.sm is not None and app.sm.current == "table", setup.problem
     table = app.table
-    assert table is not None
+    assert table is not None and app.table_screen.virtual == virtual
     look("03-table-draw")
     wears("table", [(r.name, r.colour) for r in app.table_screen.ids.seats.children])
 

@@ -36,6 +36,24 @@ DETAILS_LINES = 3  # the details' room, in lines at READ_SP
 STATUS_LINES = 2  # the status's room, in lines at READ_SP
 
 
+def button_width(texts: tuple[str, ...], lines: int) -> float:
+    """The least width (at least a finger's two) in which each of ``texts``
+    takes at most ``lines`` lines on a big button (18 px, bold, 6 px inside);
+    one with no space (Japanese) one line: Kivy would break it inside a word."""
+    from ui.widgets import READ_SP, TOUCH_DP, fits, text_extent
+
+    widest = float(max(text_extent(t, sp(READ_SP), True)[0] for t in texts) + dp(20))
+    # Never narrower than a word: Kivy would break it.
+    word = float(max(text_extent(w, sp(READ_SP), True)[0] for t in texts for w in t.split()))
+    width = float(max(dp(2 * TOUCH_DP), word + dp(14)))
+    while width < widest and not all(
+            fits(t, width - dp(12), sp(READ_SP), lines=lines if " " in t else 1, bold=True,
+                 halign="center")
+            for t in texts):
+        width += dp(4)
+    return float(max(dp(2 * TOUCH_DP), word + dp(14), min(width, widest)))
+
+
 class TableScreen(Screen):
     heading = StringProperty("")
     prompt = StringProperty("")
@@ -53,9 +71,11 @@ class TableScreen(Screen):
     status_height = NumericProperty(dp(56))
     #: Under the path, the room kept for the event: two lines at its larger size.
     event_room = NumericProperty(dp(58))
-    #: The right-hand button's width: its widest text (enter a card, final scores),
-    #: so the status beside it keeps its place when the game ends.
+    #: The right-hand buttons' widths: their widest text (enter a card, final
+    #: scores), on two lines when the virtual table's button stands beside it, so
+    #: the status keeps its room and its place when the game ends.
     action_width = NumericProperty(dp(120))
+    turn_width = NumericProperty(dp(120))
     icon_gem = StringProperty("")
     icon_tent = StringProperty("")
     icon_artifact = StringProperty("")
@@ -144,11 +164,11 @@ class TableScreen(Screen):
 
     def _measure_action(self) -> None:
         from ui.i18n import _
-        from ui.widgets import text_extent
 
-        texts = (_("Final scores"), _("Card by hand"), _("Enter card"))
-        widest = max(text_extent(t, sp(18), True)[0] for t in texts)
-        self.action_width = max(dp(120), widest + dp(20))
+        lines = 2 if self.virtual else 1
+        self.action_width = button_width(
+            (_("Final scores"), _("Card by hand"), _("Enter card")), lines)
+        self.turn_width = button_width((_("Turn a card"),), lines)
 
     def _fit_prompt(self, *args: Any) -> None:
         # The names of who still has to choose when they fit (one line at 20 px,
