@@ -85,7 +85,7 @@ def render(out: Path, language: str) -> None:
 
     play(ROUND_1, last=False)
     app.end_bust_hold()
-    app.show_screen("table")
+    app.close_round_end("table")  # the summary seen: round 2's cards may come
     play(ROUND_2, last=True)
     for seat in (0, 2):  # two have chosen; the others are waited for
         table.press(seat, Choice.TORCH)
