@@ -246,7 +246,7 @@ def candidates(gray: Gray, k: int = 2) -> tuple[list[Point], float]:
         if peak < EMPTY_EDGE_DENSITY:
             break
         out.append((loc[0] * 2.0, loc[1] * 2.0))
-        cv2.circle(density, loc, 35, 0.0, -1)
+        cv2.circle(density, loc, 35, (0.0,), -1)
     return out, strongest
 
 
