@@ -42,17 +42,51 @@ thumbnail of the frame is compared with the last decoded one.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from types import ModuleType
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
-import zxingcpp
 
 from companion.cards import NotACard, card_from_payload
+
+
+def _load(name: str) -> ModuleType | None:
+    """``name`` imported, or None when it (or the C library under it) cannot be loaded."""
+    try:
+        return importlib.import_module(name)
+    except (ImportError, OSError):
+        return None
+
+
+#: zxing-cpp, the reader of both symbols; None where its wheel cannot be
+#: loaded (a platform with no wheel, a broken install).  Then pyzbar (Debian's
+#: libzbar) reads the QR half of each label: zbar has no Micro QR.
+zxingcpp: Any = _load("zxingcpp")
+ZXING, PYZBAR = "zxing-cpp", "pyzbar"
+
+
+class NoReader(ImportError):
+    """Neither zxing-cpp nor pyzbar can be loaded: nothing can read a sticker."""
+
+
+@functools.lru_cache(maxsize=1)
+def best_reader() -> str:
+    """The reader this machine has: :data:`ZXING`, else :data:`PYZBAR` (QR only).
+
+    Raises :class:`NoReader` when neither loads.
+    """
+    if zxingcpp is not None:
+        return ZXING
+    if _load("pyzbar.pyzbar") is not None:
+        return PYZBAR
+    raise NoReader("no QR reader: neither zxing-cpp nor pyzbar (Debian's libzbar0) loads")
 
 Gray = npt.NDArray[np.uint8]
 Point = tuple[float, float]
@@ -65,9 +99,6 @@ EMPTY_EDGE_DENSITY = 20.0
 #: block) still "the same frame": sensor noise of 8 levels gives up to 7, a
 #: hand or a card moving in gives tens.
 UNCHANGED_LEVELS = 10
-#: Both symbols a sticker can carry: the QR every sticker has, and the Micro QR
-#: of the newer labels (docs/cards-and-stickers.md).
-_MICRO = zxingcpp.BarcodeFormat.MicroQRCode
 _ROI_HALF = 120  # half side of a crop around a candidate, in frame pixels
 #: Unchanged frames after which a scene with no card read is decoded again
 #: (after two quick retries): about 2 s at 30 fps, which keeps a still empty
@@ -174,10 +205,13 @@ def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
     # raw zxing-cpp's time, which is what pays for the fallback steps.
     # The format set is made for each call: one kept at module level outlives
     # the binding at exit, and nanobind then prints a leak report on stderr.
-    formats = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, _MICRO))
+    # Both symbols a sticker can carry: the QR every sticker has, and the
+    # Micro QR of the newer labels (docs/cards-and-stickers.md).
+    micro = zxingcpp.BarcodeFormat.MicroQRCode
+    formats = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, micro))
     for b in zxingcpp.read_barcodes(img, formats=formats, try_rotate=False, try_downscale=False,
                                     try_invert=False):
-        if not b.valid or (b.format == _MICRO and b.ec_level != "Q"):
+        if not b.valid or (b.format == micro and b.ec_level != "Q"):
             # A Micro QR at a lower level than our stickers' Q is, on the
             # benchmark's frames, a QR's finder pattern with a finger over
             # the rest read as a small Micro QR: a phantom, not a code.
@@ -257,17 +291,27 @@ class Decoder:
     >>> Decoder().decode(render(Scene(card="T11A"))).cards
     ('T11A',)
 
-    ``fallback=False`` gives zxing-cpp alone; ``use_pyzbar=True`` adds pyzbar
-    as the strongest region's last step; ``skip_unchanged=False`` decodes
-    every frame.  Not
-    thread-safe: one decoder per thread (it remembers the last frame).
+    ``fallback=False`` gives the first step alone; ``use_pyzbar=True`` adds
+    pyzbar as the strongest region's last step (it read no frame the other
+    steps missed on the benchmark); ``skip_unchanged=False`` decodes every
+    frame.  ``reader`` is :data:`ZXING` or :data:`PYZBAR`, by default the best
+    this machine loads (:func:`best_reader`): with pyzbar every step reads
+    with it, and only the QR half of a label is read (zbar has no Micro QR).
+    Not thread-safe: one decoder per thread (it remembers the last frame).
     """
 
     def __init__(
-        self, *, fallback: bool = True, use_pyzbar: bool = False, skip_unchanged: bool = True
+        self, *, fallback: bool = True, use_pyzbar: bool = False, skip_unchanged: bool = True,
+        reader: str | None = None,
     ) -> None:
+        self.reader = best_reader() if reader is None else reader
+        if self.reader not in (ZXING, PYZBAR):
+            raise ValueError(f"unknown reader {reader!r} (one of {ZXING}, {PYZBAR})")
+        if self.reader == ZXING and zxingcpp is None:
+            raise NoReader("zxing-cpp cannot be loaded")
+        self._read: _Reader = _zxing if self.reader == ZXING else _pyzbar
         self.fallback = fallback
-        self.use_pyzbar = use_pyzbar
+        self.use_pyzbar = use_pyzbar and self.reader == ZXING
         self.skip_unchanged = skip_unchanged
         self._last: _Memory | None = None
         self._retry_wait = 1  # the wait after this decode, when it retries an unread scene
@@ -292,7 +336,8 @@ class Decoder:
             if kept is not None:
                 return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
         gray = to_gray(frame)
-        reads = [Read(t, card_of(t), c, "zxing") for t, c in _zxing(gray)]
+        first = "zxing" if self.reader == ZXING else "pyzbar"
+        reads = [Read(t, card_of(t), c, first) for t, c in self._read(gray)]
         found: tuple[Point, ...] = ()
         if self.fallback and not any(r.card for r in reads):
             points, _strongest = candidates(gray)
@@ -358,6 +403,8 @@ class Decoder:
         # most regions are read by the first.
         steps = [(name, *_STEPS[name]) for name in names]
         for name, image, scale, read in steps:
+            if read is _zxing and self.reader == PYZBAR:
+                read, name = _pyzbar, name.replace("zxing", "pyzbar", 1)
             got = read(image(roi, self))
             if got:
                 return [

@@ -8,7 +8,8 @@ the tracker (``vision.tracker``) and calls
 * ``on_notice(reason)`` with a :mod:`companion.notices` reason when a code
   that is not a card is in view, or two new cards are in view at once,
 * ``on_status(status)`` when the camera status changes: ``CameraStatus.OK``
-  or ``CameraStatus.NO_CAMERA`` (a source that is reopening, raises, or
+  (``QR_ONLY`` when zxing-cpp cannot be loaded and pyzbar reads) or
+  ``CameraStatus.NO_CAMERA`` (a source that is reopening, raises, or
   delivers nothing for ``stall_timeout`` seconds counts as no camera).
 
 Those three are a :class:`companion.ports.CardSink`'s methods (the core's
@@ -39,7 +40,7 @@ import numpy.typing as npt
 
 from companion.notices import CameraStatus, TwoCardsInView
 from companion.notices import NotACard as ForeignCode
-from vision.decode import Decoder, FrameReads
+from vision.decode import ZXING, Decoder, FrameReads
 from vision.sources import NO_CAMERA, OK, FrameSource
 from vision.tracker import CardPlaced, Event, NotACard, Tracker, TwoCards
 
@@ -117,6 +118,12 @@ class Scanner:
             log.warning("frame source failed to stop: %s", e)
 
     @property
+    def ok_status(self) -> CameraStatus:
+        """The status while frames arrive: ``QR_ONLY`` when the decoder reads with
+        pyzbar (zxing-cpp not loaded), so the table knows Micro QR labels go unread."""
+        return CameraStatus.OK if self.decoder.reader == ZXING else CameraStatus.QR_ONLY
+
+    @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
@@ -151,7 +158,7 @@ class Scanner:
             return []
         self._seq = frame.seq
         self._last_frame_time = now
-        self._report_status(CameraStatus.OK)
+        self._report_status(self.ok_status)
         return self.process(frame.image)
 
     def process(self, image: npt.NDArray[np.uint8]) -> list[Event]:
