@@ -197,7 +197,13 @@ def to_gray(frame: npt.NDArray[Any]) -> Gray:
     return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
 
 
-def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
+Quad = tuple[Point, Point, Point, Point]
+#: A reader's finds: the text, the corners, and whether the symbol can be one
+#: of our stickers (a Micro QR below level Q cannot: ours are all at Q).
+Found = list[tuple[str, Quad, bool]]
+
+
+def _zxing(img: Gray) -> Found:
     out = []
     # No inverted, rotated or downscaled retries: a sticker is dark on light, the
     # QR finder works at any angle, and a frame is small.  On the photographed
@@ -211,10 +217,7 @@ def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
     formats = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, micro))
     for b in zxingcpp.read_barcodes(img, formats=formats, try_rotate=False, try_downscale=False,
                                     try_invert=False):
-        if not b.valid or (b.format == micro and b.ec_level != "Q"):
-            # A Micro QR at a lower level than our stickers' Q is, on the
-            # benchmark's frames, a QR's finder pattern with a finger over
-            # the rest read as a small Micro QR: a phantom, not a code.
+        if not b.valid:
             continue
         p = b.position
         corners = (
@@ -223,11 +226,14 @@ def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
             (float(p.bottom_right.x), float(p.bottom_right.y)),
             (float(p.bottom_left.x), float(p.bottom_left.y)),
         )
-        out.append((str(b.text), corners))
+        # A Micro QR at level L or M is another code (ours are at Q): it is
+        # reported as not a card whatever it holds, never taken for one.
+        ours = b.format != micro or b.ec_level == "Q"
+        out.append((str(b.text), corners, ours))
     return out
 
 
-def _pyzbar(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
+def _pyzbar(img: Gray) -> Found:
     from pyzbar import pyzbar  # type: ignore[import-untyped]
 
     out = []
@@ -240,7 +246,7 @@ def _pyzbar(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
         if len(pts) < 4:
             x, y, w, h = r.rect
             pts = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-        out.append((text, (pts[0], pts[1], pts[2], pts[3])))
+        out.append((text, (pts[0], pts[1], pts[2], pts[3]), True))  # zbar reads no Micro QR
     return out
 
 
@@ -337,7 +343,8 @@ class Decoder:
                 return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
         gray = to_gray(frame)
         first = "zxing" if self.reader == ZXING else "pyzbar"
-        reads = [Read(t, card_of(t), c, first) for t, c in self._read(gray)]
+        reads = [Read(t, card_of(t) if ours else None, c, first)
+                 for t, c, ours in self._read(gray)]
         found: tuple[Point, ...] = ()
         if self.fallback and not any(r.card for r in reads):
             points, _strongest = candidates(gray)
@@ -408,12 +415,13 @@ class Decoder:
             got = read(image(roi, self))
             if got:
                 return [
-                    Read(t, card_of(t), _shift(c, scale, x0, y0), name) for t, c in got
+                    Read(t, card_of(t) if ours else None, _shift(c, scale, x0, y0), name)
+                    for t, c, ours in got
                 ]
         return []
 
 
-_Reader = Callable[[Gray], list[tuple[str, tuple[Point, Point, Point, Point]]]]
+_Reader = Callable[[Gray], Found]
 #: The fallback steps: name -> (the image from a crop, its scale, the reader).
 #: Sharpening is done on the crop before it is enlarged (the same mask on a
 #: quarter of the pixels: the blur was most of the chain's time).
@@ -480,9 +488,7 @@ def _same_symbols(before: Gray, now: Gray, boxes: tuple[tuple[int, int, int, int
     return bool(boxes)
 
 
-def _shift(
-    corners: tuple[Point, Point, Point, Point], scale: float, x0: int, y0: int
-) -> tuple[Point, Point, Point, Point]:
+def _shift(corners: Quad, scale: float, x0: int, y0: int) -> Quad:
     a, b, c, d = ((px / scale + x0, py / scale + y0) for px, py in corners)
     return (a, b, c, d)
 
