@@ -56,7 +56,9 @@ def test_never_a_wrong_card_nor_a_non_card(layout: str, request: pytest.FixtureR
 
 def test_old_stickers_still_read_where_they_did(old: dict[int, FrameReads]) -> None:
     read = [i for i, r in old.items() if r.cards]
-    assert read == [4, 9, 10, 12, 15, 16, 18, 19, 22]
+    # the QR-only label as printed now, with its cutting tolerance (1.5 mm
+    # more white all round: the same 25 mm QR, framed differently on the card)
+    assert read == [4, 6, 10, 12, 15, 16, 18, 22]
 
 
 def test_new_stickers_read_in_more_frames_of_the_same_shots(new: dict[int, FrameReads],
