@@ -8,8 +8,9 @@ four-module quiet zone, and above it as an M4 Micro QR symbol at level Q
 quiet zone, with the card's name in words and its id beside the QR (two
 cards can share a name: T5A and T5B are both "treasure 5").  A thin grey outline is
 the cut line, :data:`CUT_TOLERANCE_MM` beyond the quiet zones: a cut that strays
-that far inside it still leaves every quiet zone whole.  The PDF is vector (reportlab): modules stay sharp at any
-printer resolution.  ``micro=False`` gives the older QR-only label.
+that far inside it still leaves every quiet zone whole.  The PDF is vector
+(reportlab): modules stay sharp at any printer resolution.  ``micro=False``
+gives the older QR-only label.
 
 Default size, :data:`DEFAULT_SIZE_MM` = 25 mm for the QR, as the older QR-only
 stickers, with a 38 mm Micro QR (:data:`MICRO_RATIO`) above it: a label of
