@@ -41,6 +41,7 @@ import numpy.typing as npt
 from companion.notices import CameraStatus, TwoCardsInView
 from companion.notices import NotACard as ForeignCode
 from vision.decode import ZXING, Decoder, FrameReads
+from vision.roi import Detail
 from vision.sources import NO_CAMERA, OK, FrameSource
 from vision.tracker import CardPlaced, Event, NotACard, Tracker, TwoCards
 
@@ -159,11 +160,21 @@ class Scanner:
         self._seq = frame.seq
         self._last_frame_time = now
         self._report_status(self.ok_status)
-        return self.process(frame.image)
+        return self.process(frame.image, frame.detail)
 
-    def process(self, image: npt.NDArray[np.uint8]) -> list[Event]:
-        """Decode one frame, step the tracker, call the callbacks; return the events."""
-        reads = self.decoder.decode(image)
+    def process(self, image: npt.NDArray[np.uint8], detail: Detail | None = None) -> list[Event]:
+        """Decode one frame, step the tracker, call the callbacks; return the events.
+
+        With ``detail`` (a full-resolution window, :mod:`vision.roi`) the window
+        is decoded and ``image``, the whole field, only tells where the source's
+        next window goes.
+        """
+        if detail is None:
+            reads = self.decoder.decode(image)
+        else:
+            reads = self.decoder.decode(detail.image)
+            if self.source.spot is not None:
+                self.source.spot.follow(reads, detail, image)
         self.last = reads
         self._still = self._still + 1 if reads.skipped else 0
         events = self.tracker.step(reads.cards, reads.foreign)
