@@ -247,9 +247,10 @@ def test_camera_controls_stay_in_the_cameras_range() -> None:
 def test_the_pi_camera_gives_the_whole_field_and_a_full_resolution_window(
     fake_picamera2: type[FakePicamera2],
 ) -> None:
-    cam = PiCamera()
+    cam = PiCamera(settings=CameraSettings(height_mm=450.0))
     cam._open()
     (opened,) = fake_picamera2.opened
+    assert cam.spot is not None and cam.spot.zoom == 1  # 4.7 px a QR module at 45 cm
     assert opened.config["main"] == {"size": (2304, 1296), "format": "YUV420"}
     assert opened.config["lores"] == {"size": (640, 360), "format": "YUV420"}
     image = cam._read()
@@ -266,6 +267,19 @@ def test_the_pi_camera_gives_the_whole_field_and_a_full_resolution_window(
     cam._read()
     moved = cam._detail()
     assert moved is not None and moved.origin == (2304 - 640, 0)
+    cam._close()
+
+
+def test_a_camera_set_up_low_reduces_a_wider_window(fake_picamera2: type[FakePicamera2]) -> None:
+    cam = PiCamera(settings=CameraSettings(height_mm=170.0))
+    cam._open()
+    assert cam.spot is not None and cam.spot.zoom == 3  # 12.4 px a QR module at 17 cm
+    cam._read()
+    window = cam._detail()
+    # 1920 pixels of the 2304 across, all 1296 down, reduced to a third
+    assert window is not None and (window.origin, window.zoom) == ((192, 0), 3)
+    assert window.image.shape == (432, 640)
+    assert window.image[0, 0] == (192 // 4) % 256
     cam._close()
 
 

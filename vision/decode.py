@@ -139,6 +139,7 @@ class Read:
     card: str | None
     corners: tuple[Point, Point, Point, Point]
     decoder: str
+    modules: int = 21  # across the symbol: 21 for a sticker's QR, 17 for its Micro QR
 
     @property
     def center(self) -> Point:
@@ -198,9 +199,10 @@ def to_gray(frame: npt.NDArray[Any]) -> Gray:
 
 
 Quad = tuple[Point, Point, Point, Point]
-#: A reader's finds: the text, the corners, and whether the symbol can be one
-#: of our stickers (a Micro QR below level Q cannot: ours are all at Q).
-Found = list[tuple[str, Quad, bool]]
+#: A reader's finds: the text, the corners, whether the symbol can be one of
+#: our stickers (a Micro QR below level Q cannot: ours are all at Q), and its
+#: modules across as a sticker has them (21 for a QR, 17 for a Micro QR).
+Found = list[tuple[str, Quad, bool, int]]
 
 
 def _zxing(img: Gray) -> Found:
@@ -229,7 +231,7 @@ def _zxing(img: Gray) -> Found:
         # A Micro QR at level L or M is another code (ours are at Q): it is
         # reported as not a card whatever it holds, never taken for one.
         ours = b.format != micro or b.ec_level == "Q"
-        out.append((str(b.text), corners, ours))
+        out.append((str(b.text), corners, ours, 17 if b.format == micro else 21))
     return out
 
 
@@ -246,7 +248,7 @@ def _pyzbar(img: Gray) -> Found:
         if len(pts) < 4:
             x, y, w, h = r.rect
             pts = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-        out.append((text, (pts[0], pts[1], pts[2], pts[3]), True))  # zbar reads no Micro QR
+        out.append((text, (pts[0], pts[1], pts[2], pts[3]), True, 21))  # zbar reads no Micro QR
     return out
 
 
@@ -343,8 +345,8 @@ class Decoder:
                 return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
         gray = to_gray(frame)
         first = "zxing" if self.reader == ZXING else "pyzbar"
-        reads = [Read(t, card_of(t) if ours else None, c, first)
-                 for t, c, ours in self._read(gray)]
+        reads = [Read(t, card_of(t) if ours else None, c, first, n)
+                 for t, c, ours, n in self._read(gray)]
         found: tuple[Point, ...] = ()
         if self.fallback and not any(r.card for r in reads):
             points, _strongest = candidates(gray)
@@ -415,8 +417,8 @@ class Decoder:
             got = read(image(roi, self))
             if got:
                 return [
-                    Read(t, card_of(t) if ours else None, _shift(c, scale, x0, y0), name)
-                    for t, c, ours in got
+                    Read(t, card_of(t) if ours else None, _shift(c, scale, x0, y0), name, n)
+                    for t, c, ours, n in got
                 ]
         return []
 

@@ -16,6 +16,13 @@ window with it).  While nothing is read in the window, the strongest
 sticker-like region of the low-resolution frame
 (:func:`vision.decode.candidates`) moves it there: a card put down beside the
 window is found within a frame or two.
+
+How much it covers (``zoom``): a camera low over the table has QR modules of
+7 to 12 full-resolution pixels, too wide and too blurred for the decoder,
+and a label wider than 640 pixels; then the window is taken 2 or 3 times as
+wide and reduced to 640x480, for about :data:`MODULE_PX` pixels a module or
+more.  The first zoom comes from the mounting height the camera is set up
+for; each card read sets it from the modules it measured.
 """
 
 from __future__ import annotations
@@ -36,6 +43,21 @@ WINDOW = (640, 480)
 #: Decoded frames with no card read in the window after which the
 #: low-resolution frame is searched for a sticker elsewhere.
 SEARCH_AFTER = 2
+#: Pixels a QR module wants at least in the decoded window (bench/photo.py
+#: --capture: reads fall below 3): a window whose modules are more than twice
+#: that is taken from a wider area and reduced (``zoom``), up to 3 times.
+MODULE_PX, MAX_ZOOM = 3.5, 3
+#: Frames between two tries of the other zoom while no card is read (about
+#: 2 s at 30 fps): a camera set up for another height still finds its cards,
+#: and an empty table pays one more decode every 2 s, not every frame.
+RETRY_ZOOM_EVERY = 64
+#: A sticker's QR module in mm (25 mm across 21 modules), for the first zoom.
+MODULE_MM = 25.0 / 21
+
+
+def zoom_for(px_per_mm: float) -> int:
+    """The zoom for a full-resolution stream of ``px_per_mm`` on the table (before any read)."""
+    return max(1, min(MAX_ZOOM, int(px_per_mm * MODULE_MM / MODULE_PX)))
 
 
 @dataclass(frozen=True)
@@ -48,11 +70,13 @@ class Detail:
     origin: tuple[int, int]
     full: tuple[int, int]
     scale: float
+    zoom: int = 1  # full-resolution pixels a window pixel across (an area reduced)
 
 
 def window_box(centre: Point, full: tuple[int, int],
                size: tuple[int, int] = WINDOW) -> tuple[int, int, int, int]:
-    """The window's left, top, right and bottom around ``centre``, inside the frame."""
+    """The window's left, top, right and bottom around ``centre``, inside the frame
+    (``size`` full-resolution pixels, or the whole frame if it is smaller)."""
     fw, fh = full
     ww, wh = min(size[0], fw), min(size[1], fh)
     x0 = min(max(0, round(centre[0] - ww / 2)), fw - ww)
@@ -61,12 +85,21 @@ def window_box(centre: Point, full: tuple[int, int],
 
 
 def crop(full: npt.NDArray[np.uint8], centre: Point, scale: float,
-         size: tuple[int, int] = WINDOW) -> Detail:
+         size: tuple[int, int] = WINDOW, zoom: int = 1) -> Detail:
     """The window of ``full`` (grey, or a YUV420 buffer's Y plane) around ``centre``,
-    copied: the camera's buffer goes back to it at once."""
+    ``zoom`` times ``size`` reduced to ``size``, copied: the camera's buffer goes
+    back to it at once."""
     h, w = full.shape[:2]
-    x0, y0, x1, y1 = window_box(centre, (w, h), size)
-    return Detail(np.ascontiguousarray(full[y0:y1, x0:x1]), (x0, y0), (w, h), scale)
+    x0, y0, x1, y1 = window_box(centre, (w, h), (size[0] * zoom, size[1] * zoom))
+    part = full[y0:y1, x0:x1]
+    if zoom > 1:
+        import cv2
+
+        image = np.asarray(cv2.resize(part, ((x1 - x0) // zoom, (y1 - y0) // zoom),
+                                      interpolation=cv2.INTER_AREA), np.uint8)
+    else:
+        image = np.ascontiguousarray(part)
+    return Detail(image, (x0, y0), (w, h), scale, zoom)
 
 
 class Spot:
@@ -76,10 +109,12 @@ class Spot:
     thread reads :attr:`centre` (one tuple, replaced whole).
     """
 
-    def __init__(self, size: tuple[int, int] = WINDOW) -> None:
+    def __init__(self, size: tuple[int, int] = WINDOW, zoom: int = 1) -> None:
         self.size = size
         self.centre: Point | None = None  # None: the middle of the field
+        self.zoom = zoom  # see crop(); set by each card read
         self._unread = 0  # decoded frames in a row with no card read in the window
+        self._since_zoom = 0  # frames since the zoom was last tried or learned
 
     def at(self, full: tuple[int, int]) -> Point:
         """The window's centre for a frame of size ``full``."""
@@ -89,17 +124,29 @@ class Spot:
                lores: npt.NDArray[np.uint8] | None = None) -> None:
         """Move the spot after ``reads`` (in window pixels) of ``detail``'s window."""
         x0, y0 = detail.origin
+        z = detail.zoom
+        self._since_zoom += 1
         cards = [r for r in reads.reads if r.card is not None]
         if cards:
             xs = [r.center[0] for r in cards]
             ys = [r.center[1] for r in cards]
-            self.centre = (x0 + sum(xs) / len(xs), y0 + sum(ys) / len(ys))
-            self._unread = 0
+            self.centre = (x0 + z * sum(xs) / len(xs), y0 + z * sum(ys) / len(ys))
+            # the modules' width at full resolution sets how much to reduce
+            module = z * max(r.size / r.modules for r in cards)
+            self.zoom = max(1, min(MAX_ZOOM, int(module / MODULE_PX)))
+            self._unread = self._since_zoom = 0
             return
         if reads.skipped:
             return
         self._unread += 1
-        if lores is None or self._unread < SEARCH_AFTER:
+        if self._unread < SEARCH_AFTER:
+            return
+        if self._since_zoom >= RETRY_ZOOM_EVERY:
+            # nothing read at this zoom for a while: try the next (a camera
+            # lower than it was set up for has modules too wide and blurred)
+            self.zoom = self.zoom % MAX_ZOOM + 1
+            self._since_zoom = 0
+        if lores is None:
             return
         from vision.decode import candidates, to_gray
 
@@ -107,10 +154,10 @@ class Spot:
         if not points:
             return
         px, py = points[0][0] * detail.scale, points[0][1] * detail.scale
-        bx0, by0, bx1, by1 = window_box(self.at(detail.full), detail.full, self.size)
+        bx0, by0, bx1, by1 = window_box(self.at(detail.full), detail.full,
+                                        (self.size[0] * z, self.size[1] * z))
         # a region already well inside the window stays where it is: moving
         # the window would make a still scene look changed
         margin_x, margin_y = (bx1 - bx0) / 4, (by1 - by0) / 4
         if not (bx0 + margin_x <= px <= bx1 - margin_x and by0 + margin_y <= py <= by1 - margin_y):
             self.centre = (px, py)
-            self._unread = 0

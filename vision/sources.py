@@ -30,7 +30,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import CAMERA_SOURCES
-from vision.roi import Detail, Spot
+from vision.roi import Detail, Spot, zoom_for
 
 log = logging.getLogger(__name__)
 
@@ -314,6 +314,11 @@ class CameraSettings:
     exposure_us: int = 4000
     fps: float = 30.0
     size: tuple[int, int] = (640, 480)
+    hfov_deg: float = 66.0  # Camera Module 3; a Module 2 has 62.2
+
+    def px_per_mm(self, width: int) -> float:
+        """Pixels a millimetre on the table for a frame ``width`` pixels across the field."""
+        return width / (2 * self.height_mm * math.tan(math.radians(self.hfov_deg / 2)))
 
 
 def picamera_controls(settings: CameraSettings, available: Mapping[str, Any]) -> dict[str, Any]:
@@ -385,6 +390,8 @@ class PiCamera(FrameSource):
             self.controls = picamera_controls(self.settings, dict(cam.camera_controls))
             if self.detail:
                 self.sizes = main, lores = stream_sizes(tuple(cam.sensor_resolution), self.width)
+                if self.spot is not None and self.spot.centre is None:
+                    self.spot.zoom = zoom_for(self.settings.px_per_mm(main[0]))
                 # YUV420: its first plane is the grey image, with no conversion;
                 # a lores stream must be YUV420 on a Pi 4.
                 config = cam.create_video_configuration(
@@ -422,7 +429,8 @@ class PiCamera(FrameSource):
             # the main buffer is mapped, not copied: only the window is
             with MappedArray(request, "main") as mapped:
                 assert self.spot is not None
-                self._window = crop(mapped.array[:mh, :mw], self.spot.at((mw, mh)), mw / lw)
+                self._window = crop(mapped.array[:mh, :mw], self.spot.at((mw, mh)), mw / lw,
+                                    zoom=self.spot.zoom)
         finally:
             request.release()
         return np.ascontiguousarray(lores)
