@@ -819,7 +819,8 @@ def take_categories(t: Take, layout: Layout, window: bool) -> list[str]:
 
 
 CAPTURE_ROWS = (
-    "all", "modules >= 3 px, no occlusion", "... and motion < 2 modules", "QR module 0-1.5 px", "QR module 1.5-2 px",
+    "all", "modules >= 3 px, no occlusion", "... and motion < 2 modules", "QR module 0-1.5 px",
+    "QR module 1.5-2 px",
     "QR module 2-2.5 px", "QR module 2.5-3 px", "QR module 3-4 px", "QR module 4-6 px",
     "QR module 6+ px", "motion none", "motion < 5 px at 640", "motion 5-8 px at 640",
     "motion 8+ px at 640", "defocus < 2 px at 2304", "defocus >= 2 px at 2304",
