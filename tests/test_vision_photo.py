@@ -105,11 +105,12 @@ def test_a_resting_card_is_kept_without_decoding_and_a_swap_is_seen() -> None:
     assert results[-1].cards == ("T11A",)
 
 
-def test_an_empty_table_with_art_is_not_decoded_every_frame() -> None:
+def test_something_new_and_unread_is_retried_often_for_3_s_then_every_64_frames() -> None:
     decoder = Decoder()
-    results = [decoder.decode(img) for img in (still(2) * 7)[:68]]
+    results = [decoder.decode(img) for img in (still(2) * 16)[:160]]  # a card with no sticker
     decoded = [i for i, r in enumerate(results) if not r.skipped]
-    assert decoded == [0, 1, 3, 67]  # retried 1 and 3 frames later, then every 64
+    # 1 and 3 frames later, every 4th until 3 s (90 frames) old, then every 64
+    assert decoded == [0, 1, 3, *range(7, 92, 4), 155]
     assert all(r.cards == () for r in results)
 
 

@@ -109,6 +109,13 @@ RETRY_EVERY = 64
 #: read a second (every 30) was most of a resting card's idle cost (bench/idle.py:
 #: 2.6 % of a core against 1.8 % with it every 10 s, an empty Kivy app 1.0 %).
 REFRESH_EVERY = 300
+#: Something new on the spot (a changed scene with sticker-like regions) and
+#: no card read: after the two quick retries it is tried every
+#: :data:`EAGER_EVERY` frames until it is :data:`EAGER_FRAMES` old (3 s at
+#: 30 fps), each time with one more fallback step of :data:`VARIATIONS`, then
+#: every :data:`RETRY_EVERY`.  A quarter of the frames for 3 s keeps within the
+#: idle budget, which is spent on still scenes of minutes.
+EAGER_EVERY, EAGER_FRAMES = 4, 90
 #: Mean grey-level difference of a read symbol's thumbnail blocks above which
 #: it changed: sensor noise stays near 1, another card's modules give tens.
 SYMBOL_CHANGED = 4.0
@@ -123,6 +130,8 @@ class _Memory:
     symbols: tuple[tuple[int, int, int, int], ...]  # card symbols' boxes in the thumbnail
     skipped: int  # unchanged frames since it was decoded
     wait: int  # unchanged frames before an unread scene is tried again
+    age: int = 0  # frames since the scene was first decoded
+    tries: int = 0  # retries of the scene so far (each with its own variation)
 
 
 @dataclass(frozen=True)
@@ -260,6 +269,10 @@ def _enlarged(img: Gray, factor: int) -> Gray:
     return _gray(cv2.resize(img, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC))
 
 
+def _otsu(img: Gray) -> Gray:
+    return _gray(cv2.threshold(img, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1])
+
+
 def _unsharp(img: Gray, sigma: float = 2.0, amount: float = 1.5) -> Gray:
     blurred = cv2.GaussianBlur(img, (0, 0), sigma)
     return _gray(cv2.addWeighted(img, 1 + amount, blurred, -amount, 0))
@@ -322,7 +335,8 @@ class Decoder:
         self.use_pyzbar = use_pyzbar and self.reader == ZXING
         self.skip_unchanged = skip_unchanged
         self._last: _Memory | None = None
-        self._retry_wait = 1  # the wait after this decode, when it retries an unread scene
+        self._age = 0  # the age of the scene this decode looks at (0: a new scene)
+        self._tries = 0  # the retries of this scene before this decode
         self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(4, 4))
         #: The fallback steps tried on every candidate region, then on the
         #: strongest one only (names of :data:`_STEPS`, in order).
@@ -332,7 +346,7 @@ class Decoder:
     def reset(self) -> None:
         """Forget the last frame (e.g. after the camera was reopened)."""
         self._last = None
-        self._retry_wait = 1
+        self._age = self._tries = 0
 
     def decode(self, frame: npt.NDArray[Any]) -> FrameReads:
         """All codes read in ``frame`` (grey, BGR or BGRA uint8)."""
@@ -343,6 +357,8 @@ class Decoder:
             kept = self._unchanged(thumb)
             if kept is not None:
                 return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
+        age, tries = (self._age, self._tries) if thumb is not None else (0, 0)
+        self._age = self._tries = 0
         gray = to_gray(frame)
         first = "zxing" if self.reader == ZXING else "pyzbar"
         reads = [Read(t, card_of(t) if ours else None, c, first, n)
@@ -354,13 +370,12 @@ class Decoder:
             for i, point in enumerate(points):
                 if any(_near(point, r) for r in reads):
                     continue
-                reads += self._decode_region(gray, point, strongest=i == 0)
+                extra = (VARIATIONS[(tries - 1) % len(VARIATIONS)],) if tries and i == 0 else ()
+                reads += self._decode_region(gray, point, strongest=i == 0, extra=extra)
         out = tuple(_dedupe(reads))
         if thumb is not None:
-            # Nothing sticker-like at all: no need to look again soon.
-            wait = RETRY_EVERY if not found and not out else self._retry_wait
-            self._retry_wait = 1
-            self._last = _Memory(thumb, out, _symbols(thumb, out), 0, wait)
+            wait = _next_wait(age, bool(found or out))
+            self._last = _Memory(thumb, out, _symbols(thumb, out), 0, wait, age, tries)
         return FrameReads(out, (time.perf_counter() - t0) * 1000.0, candidates=found)
 
     def _unchanged(self, thumb: Gray) -> tuple[Read, ...] | None:
@@ -368,9 +383,11 @@ class Decoder:
 
         A scene where no card was read is retried 1 and 3 frames later (a
         card that just came to rest: sensor noise can make an unread sticker
-        readable), then every :data:`RETRY_EVERY` unchanged frames: an empty
-        table with art on it must not pay the whole fallback chain every
-        frame.  A card that was read is kept while
+        readable), then, while it is new and holds sticker-like regions,
+        every :data:`EAGER_EVERY` frames with a variation, and after that
+        every :data:`RETRY_EVERY` unchanged frames: an empty table with art on
+        it must not pay the whole fallback chain every frame (see
+        :func:`_next_wait`).  A card that was read is kept while
         its symbols' pixels stay the same (a card swapped for another in the
         same place changes them), and read again every :data:`REFRESH_EVERY`
         frames anyway.
@@ -392,12 +409,13 @@ class Decoder:
             self._last = replace(last, skipped=skipped)
             return last.reads
         if skipped >= last.wait:
-            self._retry_wait = 2 if last.wait == 1 else RETRY_EVERY
+            self._age, self._tries = last.age + skipped, last.tries + 1
             return None
         self._last = replace(last, skipped=skipped)
         return last.reads
 
-    def _decode_region(self, gray: Gray, point: Point, *, strongest: bool) -> list[Read]:
+    def _decode_region(self, gray: Gray, point: Point, *, strongest: bool,
+                       extra: tuple[str, ...] = ()) -> list[Read]:
         h, w = gray.shape
         x, y = int(point[0]), int(point[1])
         x0, y0 = max(0, x - _ROI_HALF), max(0, y - _ROI_HALF)
@@ -405,7 +423,7 @@ class Decoder:
         roi = gray[y0:y1, x0:x1]
         if roi.size == 0:
             return []
-        names = self.region_steps + (self.strongest_steps if strongest else ())
+        names = self.region_steps + (self.strongest_steps if strongest else ()) + extra
         if strongest and self.use_pyzbar:
             names += ("pyzbar-roi",)
         # Each step's image is made only when the steps before it read nothing:
@@ -437,6 +455,8 @@ _STEPS: dict[str, tuple[Callable[[Gray, Decoder], Gray], float, _Reader]] = {
     "zxing-roi-wide": (lambda roi, d: _enlarged(_unsharp(roi, 1.5), 2), 2.0, _zxing),
     # a 3x crop sharpened hard undoes focus blur
     "zxing-roi-deblur": (lambda roi, d: _enlarged(_unsharp(roi, 1.5, 5.0), 3), 3.0, _zxing),
+    # Otsu's threshold on the sharpened crop: one level for the whole label
+    "zxing-roi-binary": (lambda roi, d: _enlarged(_otsu(_unsharp(roi, 1.0)), 2), 2.0, _zxing),
     "pyzbar-roi": (lambda roi, d: _enlarged(roi, 2), 2.0, _pyzbar),
 }
 #: On 200 photographed frames of each sticker kind (bench/photo.py, seed 99,
@@ -445,6 +465,29 @@ _STEPS: dict[str, tuple[Callable[[Gray, Decoder], Gray], float, _Reader]] = {
 #: p95 time instead of 5.9x.
 REGION_STEPS = ("zxing-roi", "zxing-roi-sharp")
 STRONGEST_STEPS = ("zxing-roi-deblur",)
+#: The steps a retry of an unread new scene adds, one each retry in turn: the
+#: ones that read where the others failed on a few frames but were too dear
+#: for every frame (local contrast for a lamp's reflection, a wider mask for
+#: blocky coding, a fixed threshold for a dim or washed-out label).
+VARIATIONS = ("zxing-roi-clahe", "zxing-roi-wide", "zxing-roi-binary")
+
+
+def _next_wait(age: int, anything: bool) -> int:
+    """Unchanged frames before an unread scene of ``age`` frames is decoded again.
+
+    Frames 1 and 3 after it came, then every :data:`EAGER_EVERY` while it is
+    younger than :data:`EAGER_FRAMES`, then every :data:`RETRY_EVERY`; a
+    scene with nothing sticker-like in it (``anything`` False) waits the long
+    wait at once.
+
+    >>> [_next_wait(age, True) for age in (0, 1, 3, 87, 91)], _next_wait(0, False)
+    ([1, 2, 4, 4, 64], 64)
+    """
+    if not anything:
+        return RETRY_EVERY
+    if age < 2:
+        return age + 1
+    return EAGER_EVERY if age < EAGER_FRAMES else RETRY_EVERY
 
 
 def _thumbnail(frame: npt.NDArray[Any]) -> Gray:

@@ -33,6 +33,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 import numpy.typing as npt
 
+from vision.stickers import MICRO_RATIO
+
 if TYPE_CHECKING:  # the decoder loads OpenCV: the frame sources do not need it to start
     from vision.decode import FrameReads
 
@@ -41,8 +43,9 @@ Point = tuple[float, float]
 #: The window's size in full-resolution pixels: what a 640x480 frame costs.
 WINDOW = (640, 480)
 #: Decoded frames with no card read in the window after which the
-#: low-resolution frame is searched for a sticker elsewhere.
-SEARCH_AFTER = 2
+#: low-resolution frame is searched for a sticker elsewhere; and, while none
+#: is read, the frames between two searches (the decoder skips a still scene).
+SEARCH_AFTER, SEARCH_EVERY = 2, 8
 #: Pixels a QR module wants at least in the decoded window (bench/photo.py
 #: --capture: reads fall below 3): a window whose modules are more than twice
 #: that is taken from a wider area and reduced (``zoom``), up to 3 times.
@@ -115,6 +118,7 @@ class Spot:
         self.zoom = zoom  # see crop(); set by each card read
         self._unread = 0  # decoded frames in a row with no card read in the window
         self._since_zoom = 0  # frames since the zoom was last tried or learned
+        self._since_search = 0  # frames since the whole field was last searched
 
     def at(self, full: tuple[int, int]) -> Point:
         """The window's centre for a frame of size ``full``."""
@@ -126,21 +130,28 @@ class Spot:
         x0, y0 = detail.origin
         z = detail.zoom
         self._since_zoom += 1
+        self._since_search += 1
         cards = [r for r in reads.reads if r.card is not None]
         if cards:
             xs = [r.center[0] for r in cards]
             ys = [r.center[1] for r in cards]
             self.centre = (x0 + z * sum(xs) / len(xs), y0 + z * sum(ys) / len(ys))
-            # the modules' width at full resolution sets how much to reduce
-            module = z * max(r.size / r.modules for r in cards)
+            # the QR's modules at full resolution set how much to reduce (a
+            # Micro QR's are MICRO_RATIO * 21 / 17 times as wide)
+            module = z * max(r.size / (21 * (MICRO_RATIO if r.modules == 17 else 1.0))
+                             for r in cards)
             self.zoom = max(1, min(MAX_ZOOM, int(module / MODULE_PX)))
             self._unread = self._since_zoom = 0
             return
-        if reads.skipped:
+        if not reads.skipped:
+            self._unread += 1
+        # decoded with nothing sticker-like in the window, or twice with nothing
+        # read: look at the whole field; and every SEARCH_EVERY frames anyway
+        decoded_in_vain = not reads.skipped and (
+            not reads.candidates or self._unread >= SEARCH_AFTER)
+        if not decoded_in_vain and self._since_search < SEARCH_EVERY:
             return
-        self._unread += 1
-        if self._unread < SEARCH_AFTER:
-            return
+        self._since_search = 0
         if self._since_zoom >= RETRY_ZOOM_EVERY:
             # nothing read at this zoom for a while: try the next (a camera
             # lower than it was set up for has modules too wide and blurred)
