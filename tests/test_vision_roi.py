@@ -16,7 +16,6 @@ from vision.decode import Decoder
 from vision.roi import SEARCH_AFTER, Spot, crop, window_box, zoom_for
 from vision.scanner import Scanner
 from vision.sources import NoSource
-from vision.tracker import CardPlaced
 
 photo = load_bench("photo")
 FULL = (2304, 1296)
