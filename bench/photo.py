@@ -921,6 +921,24 @@ def capture_report(args: argparse.Namespace) -> dict[str, Any]:
     return out
 
 
+def field_of_view(height_cm: float) -> np.ndarray:
+    """What a Camera Module 3 ``height_cm`` above the scan spot sees (its 16:9 field at
+    640 px wide, drawn by ``vision.render``), the window it reads outlined."""
+    from vision import render
+
+    ppm = px_per_mm(height_cm, W)
+    scene = render.Scene(card="T11A", scale=ppm, angle=12.0, table_seed=1, noise=2.0,
+                         extra=(("SPIDER2", None, W / 2 - 95 * ppm, H / 2 + 10 * ppm, -4.0),
+                                ("T7B", None, W / 2 + 100 * ppm, H / 2 - 15 * ppm, 8.0)))
+    img = render.render(scene)[60:420].copy()  # 16:9, as the camera's lores stream
+    zoom = zoom_for(px_per_mm(height_cm, MAIN_W))
+    ww, wh = 640 * zoom * W / MAIN_W, 480 * zoom * W / MAIN_W
+    top_left = (round(W / 2 - ww / 2), round(180 - min(wh, 360) / 2))
+    bottom_right = (round(W / 2 + ww / 2), round(180 + min(wh, 360) / 2) - 1)
+    cv2.rectangle(img, top_left, bottom_right, (40, 220, 255), 2)
+    return img
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--frames", type=int, default=600)
@@ -932,8 +950,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--capture", action="store_true",
                     help="the capture bench: a camera at 17-50 cm, the whole field at 640 "
                     "against a full-resolution window (new labels only)")
+    ap.add_argument("--field-of-view", metavar="DIR",
+                    help="write the field-of-view pictures of deploy/README.md to DIR")
     ap.add_argument("--json")
     args = ap.parse_args(argv)
+    if args.field_of_view:
+        for cm in (17, 25, 45):
+            out = Path(args.field_of_view) / f"field-of-view-{cm}cm.png"
+            cv2.imwrite(str(out), field_of_view(cm))
+            print(out)
+        return 0
     cv2.setNumThreads(1)
     if args.capture:
         out = capture_report(args)
