@@ -25,6 +25,7 @@ __all__ = [
     "Failed",
     "GameIsOver",
     "HeldDropped",
+    "HeldForSummary",
     "HeldReturned",
     "Level",
     "NoCameraFound",
@@ -100,6 +101,14 @@ class CannotCome:
 @dataclass(frozen=True)
 class CardHeld:
     """A card turned while choices are due waits for the reveal."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class HeldForSummary:
+    """A card turned while a round's end is on show (its bust, its summary)
+    waits until the summary has been seen, so no summary is skipped."""
 
     card: str
 
@@ -196,6 +205,7 @@ Reason = (
     | GameIsOver
     | CannotCome
     | CardHeld
+    | HeldForSummary
     | HeldReturned
     | HeldDropped
     | NothingToUndo
