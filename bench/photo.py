@@ -865,10 +865,11 @@ def capture_report(args: argparse.Namespace) -> dict[str, Any]:
     raw = raw_zxing(QR_MICRO)
     ours = Decoder(skip_unchanged=False)
 
-    def texts(dec: Any) -> Callable[[np.ndarray], list[str]]:
+    def texts(dec: Any, **kw: Any) -> Callable[[np.ndarray], list[str]]:
         # what the decoder took for a card, and every other read as a foreign
         # text (a Micro QR below level Q holding a payload is not a card)
-        return lambda img: [r.text if r.card else FOREIGN + r.text for r in dec.decode(img).reads]
+        return lambda img: [r.text if r.card else FOREIGN + r.text
+                            for r in dec.decode(img, **kw).reads]
 
     columns: dict[str, Column] = {}
     if args.before:
@@ -877,7 +878,7 @@ def capture_report(args: argparse.Namespace) -> dict[str, Any]:
     columns["raw zxing: 640 grey"] = Column(False, True, raw)
     columns["decoder: 640"] = Column(False, False, texts(ours), ours.reset)
     columns["raw zxing: window"] = Column(True, True, raw)
-    columns["decoder: window"] = Column(True, True, texts(ours), ours.reset)
+    columns["decoder: window"] = Column(True, True, texts(ours, window=True), ours.reset)
     tallies = {name: Tally({}, {}, ms=[]) for name in columns}
     dist = {name: {"frames": 0, "cards": 0, "reported": 0} for name in columns}
     for t in takes:
@@ -956,15 +957,15 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.field_of_view:
         for cm in (17, 25, 45):
-            out = Path(args.field_of_view) / f"field-of-view-{cm}cm.png"
-            cv2.imwrite(str(out), field_of_view(cm))
-            print(out)
+            picture = Path(args.field_of_view) / f"field-of-view-{cm}cm.png"
+            cv2.imwrite(str(picture), field_of_view(cm))
+            print(picture)
         return 0
     cv2.setNumThreads(1)
     if args.capture:
-        out = capture_report(args)
+        found = capture_report(args)
         if args.json:
-            Path(args.json).write_text(json.dumps(out, indent=1))
+            Path(args.json).write_text(json.dumps(found, indent=1))
         return 0
     shots = list(iter_shots(args.seed, args.frames))
     chosen = [VARIANTS[name] for name in args.layout]

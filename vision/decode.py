@@ -348,8 +348,14 @@ class Decoder:
         self._last = None
         self._age = self._tries = 0
 
-    def decode(self, frame: npt.NDArray[Any]) -> FrameReads:
-        """All codes read in ``frame`` (grey, BGR or BGRA uint8)."""
+    def decode(self, frame: npt.NDArray[Any], *, window: bool = False) -> FrameReads:
+        """All codes read in ``frame`` (grey, BGR or BGRA uint8).
+
+        ``window``: the frame is a full-resolution window (:mod:`vision.roi`),
+        where modules are 3.5 px or more.  There the crops read 1 frame in 169
+        that the whole window did not (``bench/photo.py --capture``) and were
+        most of the cost: they are tried only on the retries of an unread scene.
+        """
         t0 = time.perf_counter()
         thumb: Gray | None = None
         if self.skip_unchanged:
@@ -364,7 +370,7 @@ class Decoder:
         reads = [Read(t, card_of(t) if ours else None, c, first, n)
                  for t, c, ours, n in self._read(gray)]
         found: tuple[Point, ...] = ()
-        if self.fallback and not any(r.card for r in reads):
+        if self.fallback and not any(r.card for r in reads) and (tries or not window):
             points, _strongest = candidates(gray)
             found = tuple(points)
             for i, point in enumerate(points):

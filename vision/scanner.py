@@ -172,7 +172,7 @@ class Scanner:
         if detail is None:
             reads = self.decoder.decode(image)
         else:
-            reads = self.decoder.decode(detail.image)
+            reads = self.decoder.decode(detail.image, window=True)
             if self.source.spot is not None:
                 self.source.spot.follow(reads, detail, image)
         self.last = reads
