@@ -220,7 +220,7 @@ def test_the_pi_camera_is_focused_at_table_height_with_a_short_exposure(
     assert opened.started
     assert opened.config["main"] == {"size": (640, 480), "format": "RGB888"}
     assert opened.config["controls"] == {
-        "AfMode": 0, "LensPosition": pytest.approx(1000 / 170), "ExposureTime": 4000,
+        "AfMode": 0, "LensPosition": pytest.approx(1000 / 350), "ExposureTime": 4000,
         "FrameDurationLimits": (33_333, 33_333)}
     assert cam._read() is not None and cam._read().shape == (480, 640, 3)  # type: ignore[union-attr]
     cam._close()

@@ -214,19 +214,22 @@ Quad = tuple[Point, Point, Point, Point]
 Found = list[tuple[str, Quad, bool, int]]
 
 
-def _zxing(img: Gray) -> Found:
+def _zxing(img: Gray, downscale: bool = False) -> Found:
     out = []
     # No inverted, rotated or downscaled retries: a sticker is dark on light, the
     # QR finder works at any angle, and a frame is small.  On the photographed
     # sticker frames this reads the same frames as the defaults at a quarter of
-    # raw zxing-cpp's time, which is what pays for the fallback steps.
+    # raw zxing-cpp's time, which is what pays for the fallback steps.  A
+    # full-resolution window (``downscale``) is tried smaller too when nothing
+    # reads: its modules can be 7 px and blurred.
     # The format set is made for each call: one kept at module level outlives
     # the binding at exit, and nanobind then prints a leak report on stderr.
     # Both symbols a sticker can carry: the QR every sticker has, and the
     # Micro QR of the newer labels (docs/cards-and-stickers.md).
     micro = zxingcpp.BarcodeFormat.MicroQRCode
     formats = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, micro))
-    for b in zxingcpp.read_barcodes(img, formats=formats, try_rotate=False, try_downscale=False,
+    for b in zxingcpp.read_barcodes(img, formats=formats, try_rotate=False,
+                                    try_downscale=downscale,
                                     try_invert=False):
         if not b.valid:
             continue
@@ -367,8 +370,9 @@ class Decoder:
         self._age = self._tries = 0
         gray = to_gray(frame)
         first = "zxing" if self.reader == ZXING else "pyzbar"
+        found_first = _zxing(gray, window) if self._read is _zxing else self._read(gray)
         reads = [Read(t, card_of(t) if ours else None, c, first, n)
-                 for t, c, ours, n in self._read(gray)]
+                 for t, c, ours, n in found_first]
         found: tuple[Point, ...] = ()
         if self.fallback and not any(r.card for r in reads) and (tries or not window):
             points, _strongest = candidates(gray)

@@ -287,23 +287,25 @@ def picamera_available() -> bool:
     return True
 
 
-#: Camera height above the scan spot the deployment notes give (deploy/README.md).
-CAMERA_HEIGHT_MM = 170.0
+#: Camera height above the scan spot the deployment notes give (deploy/README.md):
+#: the middle of the 25 to 45 cm a Pi camera's full-resolution window supports.
+CAMERA_HEIGHT_MM = 350.0
 
 
 @dataclass(frozen=True)
 class CameraSettings:
     """How the Pi camera is set up for reading stickers on the table.
 
-    * ``height_mm``: focus distance.  A Camera Module 3 is focused by hand
+    * ``height_mm``: focus distance, and the first zoom of the window
+      (:mod:`vision.roi`).  A Camera Module 3 is focused by hand
       (``AfMode`` manual) at ``LensPosition`` = 1000 / ``height_mm``
-      dioptres: 5.9 for 17 cm.  Autofocus hunts whenever a hand passes, and
+      dioptres: 2.9 for 35 cm.  Autofocus hunts whenever a hand passes, and
       every hunt is blurred frames.  Fixed-focus cameras (Module 2) have no
       such control and are left alone.
     * ``exposure_us``: the longest exposure.  A card put down moves about
-      0.2 m/s, i.e. 560 px/s at 2.8 px/mm: 4 ms keeps its motion blur to
-      about 2 px, where the benchmark still reads nearly every frame
-      (motion blur of 4 px and more is where reads fall).  The shutter is
+      0.2 m/s: 4 ms blurs it by 0.8 mm, two thirds of a QR module, at any
+      height (``bench/photo.py --capture``: reads fall once motion blur
+      passes two modules).  The shutter is
       fixed; the auto exposure makes up the light with analogue gain only
       (Raspberry Pi's AGC does so when ``ExposureTime`` is set).
     * ``fps``: a fixed frame rate (``FrameDurationLimits``), so the auto
