@@ -54,7 +54,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.cards import NotACard, card_from_payload
+from companion.cards import NotACardError, card_from_payload
 
 
 def _load(name: str) -> ModuleType | None:
@@ -194,7 +194,7 @@ def card_of(text: str) -> str | None:
     """The card id a payload names, or None for anything that is not a sticker."""
     try:
         return card_from_payload(text).id
-    except NotACard:
+    except NotACardError:
         return None
 
 
