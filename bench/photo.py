@@ -582,6 +582,9 @@ def baseline_decoder(rev: str) -> Callable[..., Any]:
     root = Path(__file__).resolve().parent.parent
     source = subprocess.run(["git", "show", f"{rev}:vision/decode.py"], cwd=root,
                             capture_output=True, text=True, check=True).stdout
+    # companion.cards' exception was renamed since (NotACard -> NotACardError)
+    source = source.replace("import NotACard, card_from_payload",
+                            "import NotACardError as NotACard, card_from_payload")
     spec = importlib.util.spec_from_loader(f"decode_{rev}", loader=None)
     assert spec is not None
     module = importlib.util.module_from_spec(spec)
