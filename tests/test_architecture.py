@@ -100,7 +100,7 @@ def test_importing_the_uis_kivy_free_half_loads_no_kivy() -> None:
     modules = _imports_nothing_of(
         "ui.kivyfree", ("kivy",), also=("ui.presenters", "ui.history_presenters")
     )
-    assert {"ui.kivyfree.words", "ui.kivyfree.i18n", "ui.kivyfree.japanese"} <= set(modules)
+    assert {"ui.kivyfree.words", "ui.kivyfree.i18n", "ui.kivyfree.lines"} <= set(modules)
 
 
 def test_the_import_contracts_are_declared_and_kept() -> None:

@@ -13,10 +13,11 @@ that keeps the default ``font_name`` (``"Roboto"``) then draws with it.
 
 Japanese lines: Kivy breaks a line at a space, and a run of text with no
 space (a Japanese sentence) anywhere at all, "もう一度" as "も/う一度" and
-"ください。" as "くださ/い。". :func:`~ui.kivyfree.japanese.japanese_lines`
-(Kivy-free, so the words can keep names whole without Kivy) breaks it where
-a reader expects; :func:`register_fonts` makes every Kivy label wrap its
-Japanese that way (:func:`install_line_breaks`).
+"ください。" as "くださ/い。". :func:`japanese_lines` breaks it where a
+reader expects, between the phrases BudouX finds (Google's phrase segmenter,
+``budoux`` on PyPI), never before a closing mark or a small kana (kinsoku);
+:func:`register_fonts` makes every Kivy label wrap its Japanese that way
+(:func:`install_line_breaks`).
 """
 
 from __future__ import annotations
@@ -29,19 +30,6 @@ from pathlib import Path
 from typing import Any
 
 from ui.kivyfree.i18n import language
-from ui.kivyfree.japanese import (  # here too: the labels' side imports them from the fonts
-    NO_LINE_END,
-    NO_LINE_START,
-    japanese_lines,
-    keep_whole,
-    phrases,
-    wide,
-)
-
-__all__ = [
-    "FONT_ENV", "NO_LINE_END", "NO_LINE_START", "FontFiles", "install_line_breaks",
-    "japanese_lines", "keep_whole", "phrases", "register_fonts", "registered", "ui_font", "wide",
-]  # fmt: skip
 
 FONT_ENV = "INCAN_FONT"
 
@@ -159,6 +147,24 @@ def register_fonts() -> FontFiles | None:
 def registered() -> FontFiles | None:
     """The font :func:`register_fonts` made the default, if any."""
     return _registered
+
+
+# --- Japanese lines ---------------------------------------------------------------
+
+# Where a line may break lives in ui/kivyfree/lines.py (no Kivy there: the words use it).
+from ui.kivyfree.lines import (  # noqa: E402
+    NO_LINE_END,
+    NO_LINE_START,
+    japanese_lines,
+    keep_whole,
+    phrases,
+    wide,
+)
+
+__all__ = [
+    "NO_LINE_END", "NO_LINE_START", "install_line_breaks", "japanese_lines", "keep_whole",
+    "phrases", "register_fonts", "registered", "ui_font", "wide",
+]  # fmt: skip
 
 
 _installed_breaks = False

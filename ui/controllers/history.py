@@ -59,9 +59,8 @@ class HistoryController:
             _log.exception("reading game %s", game)
             return
         screen = app.past_game_screen
-        screen.show(presenters.game_over_view(history_presenters.with_names_now(
-            played, session.state
-        )))  # fmt: skip
+        renamed = history_presenters.with_names_now(played, session.state)
+        screen.show(presenters.game_over_view(renamed, app.players.seat_colours(renamed)))
         screen.heading = history_presenters.past_game_heading(played)
         if not played.summary.finished:
             screen.winners = _("Unfinished, round {round}").format(round=session.state.round)

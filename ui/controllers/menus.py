@@ -52,7 +52,9 @@ class MenuController:
         if table is None:
             return
         try:
-            view = presenters.review_view(table.session, table.bots)
+            view = presenters.review_view(
+                table.session, table.bots, self.app.players.seat_colours(table.state)
+            )
         except Exception:  # a review is an extra: never a crash at the end of a game
             _log.exception("review")
             return

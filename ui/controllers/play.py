@@ -75,6 +75,7 @@ class PlayController:
             bots=table.bots,
             ending=table.ending,
             asking=table.asking,
+            colours=app.players.seat_colours(state),
         )
         if app.controls.phones is not None:
             from ui.phones import with_phones
@@ -87,13 +88,16 @@ class PlayController:
         app.table_screen.show(view)
         if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and state.round_end is not None:
             app.round_end_screen.show(
-                presenters.round_end_view(state, hidden_tents=app.hidden_tents)
+                presenters.round_end_view(state, hidden_tents=app.hidden_tents,
+                                          colours=app.players.seat_colours(state))
             )
             app.round_end_screen.notice = (
                 notice_text(notice.reason) if notice is not None and not notice.lasting else ""
             )
         if state.phase is Phase.GAME_OVER:
-            app.game_over_screen.show(presenters.game_over_view(state))
+            app.game_over_screen.show(
+                presenters.game_over_view(state, app.players.seat_colours(state))
+            )
         self._play_cues(table)
         if arrived:
             # Follow the game to the screen of its phase, once per change, so a

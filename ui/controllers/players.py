@@ -6,8 +6,9 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
+from companion.engine import State
 from companion.players import Player
-from ui import history_presenters
+from ui import history_presenters, presenters
 from ui.controllers import confirm
 from ui.kivyfree.i18n import _
 
@@ -22,6 +23,8 @@ class PlayersController:
         self.app = app
         self.players: tuple[Player, ...] = ()
         self.window: Any = None
+        # The seats' colours last worked out: (the names and players they were for, colours).
+        self._seat_colours: tuple[Any, tuple[presenters.Colour, ...]] | None = None
 
     def reread(self) -> None:
         """The players as the data file has them now, shown."""
@@ -94,3 +97,17 @@ class PlayersController:
             _("Merge"),
             merge,
         )
+
+    def seat_colours(self, state: State) -> tuple[presenters.Colour, ...]:
+        """Each seat in its player's colour, as the set-up chips and the statistics
+        show it (the players read again for names not yet remembered)."""
+        names = tuple(s.name for s in state.seats)
+        known = self._seat_colours
+        if known is not None and known[0] == (names, self.players):
+            return known[1]  # every refresh asks: the store is read once per table
+        if not set(names) <= {p.name for p in self.players}:
+            self.players = self.app.games.players()
+        remembered = {p.name: history_presenters.colour(p.colour) for p in self.players}
+        colours = presenters.seat_colours(names, remembered)
+        self._seat_colours = ((names, self.players), colours)
+        return colours

@@ -1,11 +1,9 @@
-"""Japanese lines, broken where a reader expects them (no Kivy here).
+"""Where a Japanese line may break: between the phrases BudouX finds (Google's
+phrase segmenter, ``budoux`` on PyPI), never before a closing mark or a small
+kana, never after an opening bracket (kinsoku), never inside a seat's name.
 
-Kivy breaks a line at a space, and a run of text with no space (a Japanese
-sentence) anywhere at all, "もう一度" as "も/う一度" and "ください。" as
-"くださ/い。". :func:`japanese_lines` breaks it between the phrases BudouX
-finds (Google's phrase segmenter, ``budoux`` on PyPI), never before a
-closing mark or a small kana (kinsoku), never inside a player's name;
-:mod:`ui.fonts` makes every Kivy label wrap its Japanese that way.
+Kivy-free, so that the words (:mod:`ui.kivyfree.words`), the command line and the web
+pages can use it; :mod:`ui.fonts` makes every Kivy label wrap with it.
 """
 
 from __future__ import annotations
@@ -13,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from functools import lru_cache
 from typing import Any
+
+__all__ = ["NO_LINE_END", "NO_LINE_START", "japanese_lines", "keep_whole", "phrases", "wide"]
 
 # No line starts with a closing mark or a small kana, none ends with an
 # opening bracket (kinsoku shori).
