@@ -14,7 +14,7 @@
    screen frame (16.7 ms).
 3. The odds panel on the fullest path: round 5 with every treasure, every
    artifact and one hazard of each kind turned (30 cards on the path), the
-   exact odds (``odds.odds``) and the panel's text (``ui.presenters.odds_text``).
+   exact odds (``odds.odds``) and the panel's text (``ui.kivyfree.presenters.odds_text``).
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ def odds_panel_time(repeat: int) -> None:
     state = fullest_path()
     assert (state.round, len(state.path), len(state.deck)) == (5, 25, 10)
     from ui.kivyfree import i18n
-    from ui.presenters import odds_text
+    from ui.kivyfree.presenters import odds_text
 
     i18n.set_language("en")
     odds_text(state)  # the first call loads the number formats

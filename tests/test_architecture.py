@@ -98,7 +98,7 @@ def test_importing_the_core_loads_nothing_outward() -> None:
 
 def test_importing_the_uis_kivy_free_half_loads_no_kivy() -> None:
     modules = _imports_nothing_of(
-        "ui.kivyfree", ("kivy",), also=("ui.presenters", "ui.history_presenters")
+        "ui.kivyfree", ("kivy",), also=("ui.kivyfree.presenters", "ui.kivyfree.presenters.history")
     )
     assert {"ui.kivyfree.words", "ui.kivyfree.i18n", "ui.kivyfree.lines"} <= set(modules)
 

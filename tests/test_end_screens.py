@@ -31,7 +31,7 @@ from companion.engine import Phase
 from companion.events import Draw, Event, Reveal, Start
 from companion.session import Session
 from ui.kivyfree import i18n
-from ui.presenters import HIDDEN, chart_view, game_over_view, round_end_view
+from ui.kivyfree.presenters import HIDDEN, chart_view, game_over_view, round_end_view
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = ("en", "pl", "es", "ja")

@@ -23,7 +23,7 @@ from companion.simulate import VirtualClock
 from hardware.fake import MockSeats
 from incan_companion.config import Config
 from storage import Store
-from ui import presenters
+from ui.kivyfree import presenters
 
 ROOT = Path(__file__).resolve().parent.parent
 T, C = Choice.TORCH, Choice.CAMP

@@ -24,7 +24,7 @@ from companion.events import Draw, Start
 from companion.notices import CameraStatus
 from incan_companion.config import CameraConfig, Config
 from storage import Store
-from ui import presenters
+from ui.kivyfree import presenters
 from ui.kivyfree.words import camera_text
 
 ROOT = Path(__file__).resolve().parent.parent

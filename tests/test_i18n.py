@@ -611,7 +611,7 @@ def test_a_treasure_too_small_to_share_is_not_zero_each() -> None:
 
 def test_a_mean_of_gems_is_a_figure_not_a_count() -> None:
     from companion.stats import PlayerStats
-    from ui.history_presenters import stats_row
+    from ui.kivyfree.presenters.history import stats_row
 
     one = PlayerStats("Ana", 1, 1, 20, 20, 0, 5, 5, 0, ())  # 5 gems banked in 5 rounds
     row = said_in("en", lambda: stats_row(one, (1, 1, 1, 1)).rounds)
@@ -654,7 +654,7 @@ def test_polish_counts_take_the_form_of_their_number(singular: str, plural: str,
 def test_the_odds_count_cards_gems_and_seats_each_in_its_own_number() -> None:
     from helpers import play
 
-    from ui.presenters import odds_text
+    from ui.kivyfree.presenters import odds_text
 
     state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
     assert said_in("en", lambda: odds_text(state).split("\n")[1]) == (
@@ -671,7 +671,7 @@ def test_the_odds_count_cards_gems_and_seats_each_in_its_own_number() -> None:
 def test_one_busted_seat_is_not_said_as_many() -> None:
     from helpers import play
 
-    from ui.presenters import round_log
+    from ui.kivyfree.presenters import round_log
 
     session = play(3, "incan-gold", "T5A", [0, 1], "SNAKE1", [], "SNAKE2")
     assert said_in("en", lambda: round_log(session.moves, session.states)[-1]) == (
@@ -816,7 +816,7 @@ def test_random_games_say_every_count_in_its_number(code: str) -> None:
 
     from companion.engine import Phase
     from companion.simulate import random_events
-    from ui import presenters
+    from ui.kivyfree import presenters
     from ui.kivyfree.words import table
 
     slip = re.compile(NUMBER_SLIPS[code])

@@ -36,10 +36,9 @@ from companion.simulate import VirtualClock  # noqa: E402
 from companion.table import Table  # noqa: E402
 from incan_companion.compose import Device, build  # noqa: E402
 from incan_companion.config import Config  # noqa: E402
-from ui import presenters  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
-from ui.kivyfree import i18n  # noqa: E402
-from ui.kivyfree.words import camera_text, notice_text  # noqa: E402
+from ui.kivyfree import i18n, presenters  # noqa: E402
+from ui.kivyfree.words import camera_text, card_name, notice_text  # noqa: E402
 
 COUNTDOWN = 2.0
 SPACE, BACKSPACE = 32, 8
@@ -153,7 +152,7 @@ def test_a_card_turned_during_the_bust_hold_waits_for_the_summary(
     screen = app.round_end_screen
     assert screen.heading == i18n._("Round {round} is over").format(round=1)
     assert i18n._("Take one {hazard} card ({card}) out of the game.").format(
-        hazard=presenters.card_name("SNAKE2"), card="SNAKE2") in screen.todo
+        hazard=card_name("SNAKE2"), card="SNAKE2") in screen.todo
     assert screen.notice == notice_text(HeldForSummary(card))
     tap(find_button(screen, screen.button))  # "Show the table": the waiting card comes
     assert app.sm.current == "table"

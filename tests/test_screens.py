@@ -61,7 +61,7 @@ SHOTS = ROOT / "out" / "screenshots" / "screens"
 LANGUAGES = ("en", "pl", "es", "ja")
 SEAT_COUNTS = (3, 4, 5, 8)
 SHOT_SEATS = (4, 8)
-# The longest names allowed: ui.presenters.MAX_NAME_COLUMNS (12) columns each,
+# The longest names allowed: ui.kivyfree.presenters.MAX_NAME_COLUMNS (12) columns each,
 # a fullwidth or Japanese character counting two; wide letters, accents, kanji.
 NAMES = (
     "Bartholomäus",

@@ -69,7 +69,7 @@ def test_no_odds_once_the_round_is_over() -> None:
 
 def test_the_odds_panel_in_words() -> None:
     from ui.kivyfree import i18n
-    from ui.presenters import odds_text
+    from ui.kivyfree.presenters import odds_text
 
     state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
     assert odds_text(state) == (
@@ -85,7 +85,7 @@ def test_the_odds_panel_in_words() -> None:
 
 
 def test_the_round_log_follows_undo_and_correction() -> None:
-    from ui.presenters import round_log
+    from ui.kivyfree.presenters import round_log
 
     session = play(3, "incan-gold", "T11A", [], "A1", [0], "SNAKE1", [], "SNAKE2")
     assert round_log(session.moves, session.states) == (
@@ -111,7 +111,7 @@ def test_the_round_log_follows_undo_and_correction() -> None:
 
 
 def test_the_round_log_is_a_round_a_page_and_opens_on_the_round_on_the_table() -> None:
-    from ui.presenters import LogPage, round_log_pages
+    from ui.kivyfree.presenters import LogPage, round_log_pages
 
     long_round: list[str | list[int]] = []
     for card in ("T1", "T2", "T3", "T4", "T5A", "T5B"):  # two lines a card: 12 lines

@@ -20,9 +20,9 @@ from companion.events import Draw, Reveal, Start  # noqa: E402
 from companion.games import Games  # noqa: E402
 from companion.memory import MemoryStore  # noqa: E402
 from companion.stats import GameSummary, HeadToHead, Played, PlayerStats, SeatResult  # noqa: E402
-from ui import history_presenters as hp  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 from ui.kivyfree.controls import Controls  # noqa: E402
+from ui.kivyfree.presenters import history as hp  # noqa: E402
 
 
 def store_game(store: MemoryStore, names: tuple[str, ...], steps: tuple[object, ...]) -> int:

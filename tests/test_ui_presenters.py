@@ -10,7 +10,7 @@ from helpers import play
 
 from companion.engine import Phase
 from companion.notices import CameraStatus, Corrected, NotACard
-from ui.presenters import (
+from ui.kivyfree.presenters import (
     ARTIFACT_BG,
     HAZARD_BG,
     HIDDEN,
@@ -49,7 +49,7 @@ def test_pieces_text() -> None:
 
 def test_presenters_and_controller_load_no_kivy() -> None:
     code = (
-        "import sys, ui.presenters, companion.table; "
+        "import sys, ui.kivyfree.presenters, companion.table; "
         "bad = [m for m in ('kivy', 'cv2', 'gpiozero') if m in sys.modules]; "
         "assert not bad, bad"
     )
@@ -268,7 +268,7 @@ def test_resume_text() -> None:
 
 
 def test_a_bot_seat_is_marked_and_a_table_needs_a_person() -> None:
-    from ui.presenters import bot_name, bots_label, deck_label, seat_kind_label
+    from ui.kivyfree.presenters import bot_name, bots_label, deck_label, seat_kind_label
 
     view = table_view(play(3, "incan-gold", "T9").state, bots=(2,))
     assert [s.name for s in view.seats] == ["Ana", "Bo", "\u25c6 Cy"] == [
@@ -288,7 +288,7 @@ def test_a_bot_seat_is_marked_and_a_table_needs_a_person() -> None:
 def test_the_review_view_says_choices_and_luck_with_their_signs() -> None:
     from companion.events import Draw, Reveal, Start
     from companion.session import Session
-    from ui.presenters import review_view
+    from ui.kivyfree.presenters import review_view
 
     session = Session.replay(
         [Start(("Ana", "Bo", "Cy")), Draw("T11A"), Reveal((0,)), Draw("SNAKE1"), Reveal(()),

@@ -10,7 +10,7 @@ from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from ui import kv
-from ui.presenters import GameOverView
+from ui.kivyfree.presenters import GameOverView
 from ui.round_end_screen import (
     GOLD,
     MIN_SP,

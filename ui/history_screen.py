@@ -11,7 +11,7 @@ from kivy.uix.screenmanager import Screen
 
 from ui import kv
 from ui.game_over_screen import FinalTable
-from ui.history_presenters import HISTORY_PAGE, HistoryRow
+from ui.kivyfree.presenters.history import HISTORY_PAGE, HistoryRow
 
 __all__ = ["HistoryScreen", "PastGameScreen"]
 

@@ -15,7 +15,7 @@ from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.kivyfree.i18n import LANGUAGES, language
-from ui.presenters import SEAT_KINDS, LogPage, ReviewView, seat_kind_label
+from ui.kivyfree.presenters import SEAT_KINDS, LogPage, ReviewView, seat_kind_label
 
 __all__ = ["LOG_PAGE", "BotSeats", "Confirm", "GameMenu", "ReviewPanel", "RoundLog"]
 

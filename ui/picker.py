@@ -15,7 +15,7 @@ from kivy.properties import StringProperty
 from kivy.uix.modalview import ModalView
 
 from ui import kv
-from ui.presenters import PickerView
+from ui.kivyfree.presenters import PickerView
 from ui.widgets import CardFaceWidget
 
 COLUMNS = 6

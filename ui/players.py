@@ -20,11 +20,11 @@ from kivy.uix.button import Button
 from kivy.uix.modalview import ModalView
 
 from ui import kv
-from ui.history_presenters import PLAYERS_PAGE, Chip, page_text, pages
 from ui.keyboard import NameKeyboard
 from ui.kivyfree.i18n import _, language, text_width
+from ui.kivyfree.presenters import MAX_NAME_COLUMNS, clipped_name
+from ui.kivyfree.presenters.history import PLAYERS_PAGE, Chip, page_text, pages
 from ui.kivyfree.words import name_full
-from ui.presenters import MAX_NAME_COLUMNS, clipped_name
 from ui.round_end_screen import text_size
 
 __all__ = ["PlayerChip", "PlayersStrip", "PlayersWindow", "RenamePlayer"]

@@ -24,7 +24,7 @@ from kivy.uix.widget import Widget
 
 from ui import kv
 from ui.kivyfree.i18n import language
-from ui.presenters import RoundEndView, ScoreColumns
+from ui.kivyfree.presenters import RoundEndView, ScoreColumns
 
 Colour = tuple[float, float, float, float]
 

@@ -20,9 +20,7 @@ from companion.engine import MAX_SEATS, MIN_SEATS
 from ui import kv
 from ui.keyboard import NameKeyboard
 from ui.kivyfree.i18n import LANGUAGES, _, language, text_width
-from ui.kivyfree.words import name_full
-from ui.players import PlayersStrip  # noqa: F401  (the strip of setup.kv)
-from ui.presenters import (
+from ui.kivyfree.presenters import (
     DECK_CHOICES,
     MAX_NAME_COLUMNS,
     RULE_CHOICES,
@@ -32,6 +30,8 @@ from ui.presenters import (
     rules_label,
     setup_problem,
 )
+from ui.kivyfree.words import name_full
+from ui.players import PlayersStrip  # noqa: F401  (the strip of setup.kv)
 
 TYPING_MIN_DP = 200  # seats, names and the problem line, above the keyboard
 

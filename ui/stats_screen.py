@@ -10,8 +10,8 @@ from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.screenmanager import Screen
 
 from ui import kv
-from ui.history_presenters import STATS_PAGE, StatsRow
-from ui.presenters import ChartView
+from ui.kivyfree.presenters import ChartView
+from ui.kivyfree.presenters.history import STATS_PAGE, StatsRow
 
 __all__ = ["StatsScreen"]
 

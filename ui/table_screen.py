@@ -23,7 +23,7 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 
 from ui import kv
-from ui.presenters import TableView
+from ui.kivyfree.presenters import TableView
 
 STATUS_COLOURS = {
     "info": (0.8, 0.8, 0.8, 1),

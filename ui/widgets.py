@@ -32,7 +32,7 @@ from kivy.uix.widget import Widget
 
 from ui.fonts import japanese_lines as phrase_lines
 from ui.kivyfree.i18n import language
-from ui.presenters import LONGEST_PATH, CardFace, ChartView, PathCardView, SeatView
+from ui.kivyfree.presenters import LONGEST_PATH, CardFace, ChartView, PathCardView, SeatView
 
 READ_SP = 18  # the smallest text a player reads at a metre
 HEADER_SP = READ_SP  # a column header's smallest: read at a metre too
@@ -222,7 +222,7 @@ class PathChip(ButtonBehavior, FloatLayout):
 class PathFlow(Layout):
     """The round's path: tiles of one size in fixed slots, in reading order.
 
-    The slots are laid out for :data:`~ui.presenters.LONGEST_PATH` cards, the
+    The slots are laid out for :data:`~ui.kivyfree.presenters.LONGEST_PATH` cards, the
     most a round can turn, in as many columns of at least :data:`TILE_DP` as
     the width takes and rows as tall as :attr:`room` allows (at least
     :data:`TOUCH_DP`, a finger's): so every card of the round is in view at

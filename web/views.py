@@ -1,6 +1,6 @@
 """What the pages show, made from the table on the UI thread, in any language.
 
-The same presenters as the touchscreen make it (:func:`ui.presenters.table_view`,
+The same presenters as the touchscreen make it (:func:`ui.kivyfree.presenters.table_view`,
 the round log, the final scores), worded in the viewer's language with
 :func:`ui.kivyfree.i18n.speaking`, and turned into plain JSON values. What a seat
 chose never gets in: the collector says *who* has chosen, never *what*, and
@@ -25,7 +25,7 @@ from companion.engine import Phase, Revealed
 from companion.table import Table
 from ui.kivyfree import i18n
 from ui.kivyfree.i18n import N_
-from ui.presenters import SEAT_COLOURS, Colour, game_over_view, round_log, table_view
+from ui.kivyfree.presenters import SEAT_COLOURS, Colour, game_over_view, round_log, table_view
 from web.pairing import turn_key
 
 __all__ = ["PAGE_WORDS", "TableFacts", "colour_hex", "page_words", "table_facts", "table_json"]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ui import presenters
+from ui.kivyfree import presenters
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp

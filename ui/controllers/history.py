@@ -7,9 +7,10 @@ from typing import TYPE_CHECKING
 
 from companion.session import Session
 from companion.stats import GroupStats, Played, PlayerStats, group_stats, player_stats
-from ui import history_presenters, presenters
 from ui.controllers import confirm
+from ui.kivyfree import presenters
 from ui.kivyfree.i18n import _
+from ui.kivyfree.presenters import history as history_presenters
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp

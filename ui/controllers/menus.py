@@ -7,8 +7,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from companion.session import Session
-from ui import presenters
 from ui.controllers import confirm
+from ui.kivyfree import presenters
 from ui.kivyfree.i18n import _
 
 if TYPE_CHECKING:

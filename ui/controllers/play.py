@@ -10,7 +10,7 @@ from kivy.clock import Clock
 from companion.engine import Bust, Phase, State
 from companion.events import Undo
 from companion.table import Table
-from ui import presenters
+from ui.kivyfree import presenters
 from ui.kivyfree.cues import cues, tick_cue
 from ui.kivyfree.words import notice_text
 

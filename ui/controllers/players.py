@@ -8,9 +8,10 @@ from typing import TYPE_CHECKING, Any
 
 from companion.engine import State
 from companion.players import Player
-from ui import history_presenters, presenters
 from ui.controllers import confirm
+from ui.kivyfree import presenters
 from ui.kivyfree.i18n import _
+from ui.kivyfree.presenters import history as history_presenters
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from companion.cards import DEFAULT_EDITION
 from companion.events import Start
-from ui import presenters
+from ui.kivyfree import presenters
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp

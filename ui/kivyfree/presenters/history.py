@@ -16,8 +16,8 @@ from companion.engine import State
 from companion.players import Player
 from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
 from ui.kivyfree.i18n import _, language, ngettext
+from ui.kivyfree.presenters import ChartView, Colour, hex_colour, rules_label
 from ui.kivyfree.words import listed, percent
-from ui.presenters import ChartView, Colour, hex_colour, rules_label
 
 HISTORY_PAGE = 3  # rows of the history screen at a time: 8 seats of long names take 3 lines
 STATS_PAGE = 2  # players of the statistics screen at a time, each in four short lines
