@@ -103,6 +103,17 @@ def test_importing_the_uis_kivy_free_half_loads_no_kivy() -> None:
     assert {"ui.kivyfree.words", "ui.kivyfree.i18n", "ui.kivyfree.lines"} <= set(modules)
 
 
+def test_the_presenters_old_name_gives_every_name_of_the_package() -> None:
+    import ui.presenters
+    from ui.kivyfree import presenters
+
+    assert ui.presenters.__all__ == presenters.__all__
+    assert all(getattr(ui.presenters, n) is getattr(presenters, n) for n in presenters.__all__)
+    assert {"table_view", "round_end_view", "game_over_view", "review_view"} <= set(
+        presenters.__all__
+    )
+
+
 def test_the_import_contracts_are_declared_and_kept() -> None:
     import tomllib
 
