@@ -31,13 +31,13 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``replay`` and ``export``."""
-    p = sub.add_parser("replay", help="print the state after a game log or data file")
+    p = sub.add_parser("replay")
     p.add_argument("log", metavar="LOG", help="a .jsonl game log or the app's data file")
     p.add_argument("--json", action="store_true", help="the state as one JSON object")
     p.add_argument("--game", type=game_number, help="which game of a data file (default: latest)")
     p.set_defaults(func=cmd_replay, words=lambda args: not args.json)
 
-    p = sub.add_parser("export", help="print a game of the data file as a .jsonl game log")
+    p = sub.add_parser("export")
     p.add_argument("data_file", metavar="DATA_FILE")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--game", type=game_number, help="which game (default: the most recent)")
