@@ -12,6 +12,7 @@ stretches far less than the wall clock) and the modules it imports
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import resource
 import statistics
@@ -51,25 +52,28 @@ def _children_cpu() -> float:
     return used.ru_utime + used.ru_stime
 
 
-def time_commands(commands: list[list[str]], repeat: int = 20) -> list[tuple[float, float]]:
-    """The median wall time and CPU time of each command, run in turn ``repeat``
-    times, so that a busy moment of the machine falls on all of them alike."""
+def time_commands(
+    commands: list[tuple[list[str], dict[str, str]]], repeat: int = 20
+) -> list[tuple[float, float]]:
+    """The median wall time and CPU time of each command (its arguments and
+    environment), run in turn ``repeat`` times, so that a busy moment of the
+    machine falls on all of them alike."""
     walls: list[list[float]] = [[] for _ in commands]
     cpus: list[list[float]] = [[] for _ in commands]
     for _ in range(repeat):
-        for args, wall, cpu in zip(commands, walls, cpus, strict=True):
+        for (args, env), wall, cpu in zip(commands, walls, cpus, strict=True):
             c = _children_cpu()
             t = time.perf_counter()
-            subprocess.run(args, check=True, capture_output=True)
+            subprocess.run(args, check=True, capture_output=True, env=env)
             wall.append(time.perf_counter() - t)
             cpu.append(_children_cpu() - c)
     return [(statistics.median(w), statistics.median(c)) for w, c in zip(walls, cpus, strict=True)]
 
 
-def modules_imported(args: list[str]) -> int:
+def modules_imported(args: list[str], env: dict[str, str]) -> int:
     """How many modules a command imports, by ``python -X importtime``."""
     done = subprocess.run([sys.executable, "-X", "importtime", *args],
-                          check=True, capture_output=True, text=True)  # fmt: skip
+                          check=True, capture_output=True, text=True, env=env)  # fmt: skip
     return sum(1 for line in done.stderr.splitlines()
                if line.startswith("import time:") and "[us]" not in line)  # fmt: skip
 
@@ -167,15 +171,21 @@ def cli_figures() -> None:
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "game.jsonl"
         log.write_text("\n".join(full_game_log(7)) + "\n")
+        # A device has a config file (the language in it), a desktop often none.
+        config = Path(folder) / "config.toml"
+        config.write_text('[game]\nlanguage = "en"\nseats = 5\n')
         command = str(Path(sys.executable).with_name("incan-companion"))
+        none = {**os.environ, "INCAN_CONFIG": str(Path(folder) / "none.toml")}
+        configured = {**os.environ, "INCAN_CONFIG": str(config)}
         runs = {
-            "bare python": ["-c", "pass"],
-            "replay --json": [command, "replay", str(log), "--json"],
-            "replay (words)": [command, "replay", str(log)],
-            "--help": [command, "--help"],
+            "bare python": (["-c", "pass"], none),
+            "replay --json": ([command, "replay", str(log), "--json"], none),
+            "replay (words)": ([command, "replay", str(log)], none),
+            "  with a config": ([command, "replay", str(log)], configured),
+            "--help": ([command, "--help"], none),
         }
-        timed = time_commands([[sys.executable, *args] for args in runs.values()])
-        counts = [modules_imported(args) for args in runs.values()]
+        timed = time_commands([([sys.executable, *args], env) for args, env in runs.values()])
+        counts = [modules_imported(args, env) for args, env in runs.values()]
     (bare_wall, bare_cpu), *_ = timed
     print("CLI start-up, median of 20, against a bare `python -c pass` in the same run:")
     for name, (wall, cpu), count in zip(runs, timed, counts, strict=True):
