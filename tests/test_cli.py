@@ -234,3 +234,23 @@ def test_a_name_that_is_no_command_imports_no_command() -> None:
         " 'export', 'review', 'stats', 'recover', 'run', 'demo', 'scan', 'stickers', 'buttons',"
         " 'fault')\n"
     )
+
+
+@pytest.mark.parametrize("columns", ["50", "200", "0", "wide"])
+def test_help_is_as_wide_as_argparse_makes_it(
+    columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def with_commands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return [parser, *sub.choices.values()]
+
+    monkeypatch.setenv("COLUMNS", columns)
+    ours, theirs = with_commands(cli.build_parser()), with_commands(cli.build_parser())
+    for parser in theirs:
+        parser.formatter_class = argparse.HelpFormatter  # argparse's own, measuring by shutil
+    assert [p.format_help() for p in ours] == [p.format_help() for p in theirs]
+
+
+def test_replay_json_imports_no_words_and_no_shutil() -> None:
+    loaded = _modules_after(["replay", str(EXAMPLE), "--json"], ("shutil", "ui", "babel"))
+    assert loaded == []
