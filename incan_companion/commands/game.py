@@ -7,9 +7,7 @@ fast, and ``--json`` output never depends on the language.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import select
 import stat
 from dataclasses import replace
 from pathlib import Path
@@ -104,6 +102,8 @@ def _read_all(fd: int, mode: int, path: Path) -> bytes:
         raise _too_large(path)
     try:
         if stat.S_ISFIFO(mode) and not _anonymous_pipe(fd):
+            import select  # named pipes only
+
             poller = select.poll()
             poller.register(fd, select.POLLIN)
             if not poller.poll(int(FIFO_WAIT_S * 1000)):
@@ -205,6 +205,8 @@ def _stored_session(path: Path, game: int | None) -> Session:
 def cmd_replay(args: argparse.Namespace) -> int:
     session = load_session(Path(args.log), args.game)
     if args.json:
+        import json  # not for the readable table
+
         print(json.dumps(engine.to_json(session.state), ensure_ascii=False))
     else:
         from ui.words import table
