@@ -22,7 +22,6 @@ reader expects, between the phrases BudouX finds (Google's phrase segmenter,
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -105,8 +104,6 @@ def ui_font(code: str | None = None) -> FontFiles | None:
     return font
 
 
-_log = logging.getLogger(__name__)
-
 _registered: FontFiles | None = None
 
 
@@ -118,7 +115,11 @@ def register_fonts() -> FontFiles | None:
     Safe to call more than once.
     """
     global _registered
+    import logging  # here, not at the top: ui.words imports this module for `replay`'s table
+
     from kivy.core.text import DEFAULT_FONT, LabelBase
+
+    _log = logging.getLogger(__name__)
 
     install_line_breaks()
     font = ui_font(language())
