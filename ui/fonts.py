@@ -115,7 +115,7 @@ def register_fonts() -> FontFiles | None:
     Safe to call more than once.
     """
     global _registered
-    import logging  # here, not at the top: ui.words imports this module for `replay`'s table
+    import logging  # here, not at the top: the command line imports this module for font files
 
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
