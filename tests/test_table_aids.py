@@ -108,3 +108,33 @@ def test_the_round_log_follows_undo_and_correction() -> None:
     assert round_log(session.moves, session.states)[-1] == "Busted: Bo (lost 3), Cy (lost 3)"
     session.apply(Undo())  # and the second snakes too
     assert round_log(session.moves, session.states)[-1] == "Everyone goes on."
+
+
+def test_a_hazard_kind_with_no_copy_left_is_not_listed() -> None:
+    from ui.presenters import odds_text
+
+    # Rockslides bust rounds 1 and 2 (ROCKS2 and ROCKS3 go out of the game); round 3
+    # turns ROCKS1, then SNAKE1. Round 3's deck: 15 treasures, 13 hazards, A1 to A3 = 31;
+    # less ROCKS1 and SNAKE1: 29 cards, the two other snakes bust, no rockslide can.
+    state = play(3, "incan-gold", "ROCKS1", [], "ROCKS2", "ROCKS1", [], "ROCKS3",
+                 "ROCKS1", [], "SNAKE1").state  # fmt: skip
+    assert state.round == 3
+    assert odds_text(state).splitlines()[0] == "Next card busts: 2/29 (7 %): snakes 2/29"
+    # Rockslide alone on the path: nothing can bust, and no kind is listed.
+    alone = play(3, "incan-gold", "ROCKS1", [], "ROCKS2", "ROCKS1", [], "ROCKS3",
+                 "ROCKS1").state  # fmt: skip
+    assert odds_text(alone).splitlines()[0] == "Next card busts: 0 (0 %)"
+
+
+def test_a_half_per_cent_rounds_up() -> None:
+    from ui.presenters import odds_text
+
+    # SNAKE1 and 14 of the 15 treasures (all but T17) turned in round 1: 31 - 15 = 16
+    # cards left, SNAKE2 and SNAKE3 among them: 2/16 = 1/8 = 12.5 %, said 13 %.
+    treasures = ["T1", "T2", "T3", "T4", "T5A", "T5B", "T7A", "T7B", "T9", "T11A", "T11B",
+                 "T13", "T14", "T15"]  # fmt: skip
+    steps: list[str | list[int]] = ["SNAKE1"]
+    for t in treasures:
+        steps += [[], t]
+    state = play(3, "incan-gold", *steps).state
+    assert odds_text(state).splitlines()[0] == "Next card busts: 1/8 (13 %): snakes 1/8"

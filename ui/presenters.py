@@ -829,16 +829,21 @@ def odds_text(state: State) -> str:
         return ""
 
     def chance(f: Fraction) -> str:
+        # Half a per cent rounds up, as a player would say it (1/8 is 13 %, not
+        # Python's round-half-to-even 12 %).
         return _("{fraction} ({percent} %)").format(
-            fraction=f"{f.numerator}/{f.denominator}" if f else "0", percent=round(f * 100)
+            fraction=f"{f.numerator}/{f.denominator}" if f else "0",
+            percent=math.floor(f * 100 + Fraction(1, 2)),
         )
 
-    if o.by_hazard:
+    # A kind whose other copies are all out of the game cannot bust: not listed.
+    can_bust = [(kind, f) for kind, f in o.by_hazard if f]
+    if can_bust:
         kinds = ", ".join(
             _("{hazard} {fraction}").format(
                 hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"
             )
-            for kind, f in o.by_hazard
+            for kind, f in can_bust
         )
         bust = _("Next card busts: {chance}: {kinds}").format(chance=chance(o.bust), kinds=kinds)
     else:
