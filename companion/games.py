@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 
 from companion.cards import DEFAULT_EDITION, EDITIONS
 from companion.choices import DEFAULT_COUNTDOWN
@@ -46,12 +48,18 @@ ODDS = "odds"  # the odds panel shown ("1") or not
 DECK = "deck"  # the edition of the box the last game was played with
 
 
+def _os_seed() -> int:
+    """64 bits from the OS: every game with bots rolls differently."""
+    return int.from_bytes(os.urandom(8), "big")
+
+
 class Games:
     """The current :class:`~companion.table.Table` and the games behind it.
 
     ``lights`` are the seat LEDs (None: there are none). ``startup`` are
     notices from building the device (a missing camera, no GPIO) that every
-    game's status line shows first.
+    game's status line shows first. ``entropy`` gives a new game with bots
+    its seed (the OS's randomness; a test passes its own).
     """
 
     def __init__(
@@ -64,8 +72,10 @@ class Games:
         lights: SeatLights | None = None,
         camera: CameraStatus = CameraStatus.NO_CAMERA,
         startup: Iterable[tuple[Reason, Level]] = (),
+        entropy: Callable[[], int] = _os_seed,
     ) -> None:
         self.store = store
+        self.entropy = entropy  # a new game's bot seed
         self.countdown = countdown
         self.clock = clock
         self.hidden_tents_default = hidden_tents
@@ -83,6 +93,8 @@ class Games:
         Raises :class:`~companion.engine.RuleError` for a start the rules
         refuse (nothing is stored then).
         """
+        if start.bots and start.seed is None:
+            start = replace(start, seed=self.entropy())
         table = Table.new(self.store, start, countdown=self.countdown, clock=self.clock)
         hidden = self.hidden_tents_default if hidden_tents is None else hidden_tents
         # The game is stored already: what goes beside it must not undo that.
