@@ -242,8 +242,10 @@ def test_the_random_bot_rolls_from_the_games_seed() -> None:
 
 
 def test_the_seed_in_the_start_line_round_trips_and_old_lines_stay() -> None:
-    line = ('{"event": "start", "seats": ["Ana", "Bo", "Cy"], "rules": "incan-gold", '
-            '"bots": [{"seat": 2, "strategy": "random"}], "seed": 18446744073709551615}')  # fmt: skip
+    line = (
+        '{"event": "start", "seats": ["Ana", "Bo", "Cy"], "rules": "incan-gold", '
+        '"bots": [{"seat": 2, "strategy": "random"}], "seed": 18446744073709551615}'
+    )
     start = from_line(line)
     assert isinstance(start, Start) and start.seed == 2**64 - 1
     assert to_line(start) == line
