@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: The bot strategies a ``start`` may name (companion/bots.py plays them).
-STRATEGIES: tuple[str, ...] = ("cautious", "greedy", "random")
+STRATEGIES: tuple[str, ...] = ("cautious", "greedy", "random", "expert")
 
 
 class BadEvent(ValueError):
