@@ -81,7 +81,8 @@ def play_game(
             camp = []
             for seat in state.due:
                 t = time.perf_counter()
-                choice = choose(strategies[seat], bots.view(state, seat, seed=seed, seen=tuple(seen)))
+                v = bots.view(state, seat, seed=seed, seen=tuple(seen))
+                choice = choose(strategies[seat], v)
                 if timings is not None:
                     timings.setdefault(strategies[seat], []).append(time.perf_counter() - t)
                 if choice is Choice.CAMP:
@@ -98,7 +99,10 @@ def play_game(
     return state
 
 
-def _games(job: tuple[tuple[str, ...], str, int, int]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+Figures = tuple[dict[str, list[float]], dict[str, list[float]]]
+
+
+def _games(job: tuple[tuple[str, ...], str, int, int]) -> Figures:
     """Games ``first``..``last - 1`` of a pairing (or the mixed table): per strategy
     [score sum, seats played, wins, games at the table], and the decision times."""
     table_of, seed, first, last = job
@@ -130,7 +134,7 @@ def seating(table_of: tuple[str, ...], g: int) -> list[str]:
     return [table_of[(g + i) % k] for i in range(4)]
 
 
-def run(table_of: tuple[str, ...], games: int, seed: int, jobs: int) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+def run(table_of: tuple[str, ...], games: int, seed: int, jobs: int) -> Figures:
     chunk = max(1, games // (jobs * 4))
     parts = [(table_of, f"{seed}-{'-'.join(table_of)}", g, min(games, g + chunk))
              for g in range(0, games, chunk)]  # fmt: skip

@@ -183,19 +183,6 @@ EXPERT_MAX_ROLLOUTS = 128
 EXPERT_STANDING_FROM = 1
 
 
-def leave_value(p: rollout.Position, seat: int, model: rollout.LeaveModel) -> float:
-    """What leaving now takes home on average, the others leaving with it by the model."""
-    others = [s for s in p.in_temple if s != seat]
-    sit = rollout.situation(p)
-    # How many others leave: the chances of each, combined seat by seat.
-    ways = [1.0]
-    for s in others:
-        q = model.chance(s, sit)
-        ways = [a * (1 - q) + (ways[k - 1] * q if k else 0.0)
-                for k, a in enumerate([*ways, 0.0])]  # fmt: skip
-    return sum(w * rollout.leave_now(p, seat, k) for k, w in enumerate(ways))
-
-
 def expert_values(v: View) -> tuple[float, float, float]:
     """The expert's value of staying and of leaving, and the standard error of
     their difference. Before the last rounds in gems taken home this round;
@@ -209,7 +196,7 @@ def expert_values(v: View) -> tuple[float, float, float]:
     total = sq = 0.0
     se = 0.0
     if p.round < EXPERT_STANDING_FROM:
-        leave = leave_value(p, v.seat, model)
+        leave = rollout.leave_value(p, v.seat, model)
         rng = Random(seed)
         while n < EXPERT_MAX_ROLLOUTS:
             x = rollout.play_out(p, v.seat, False, rng, model)[v.seat]

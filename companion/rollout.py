@@ -50,6 +50,8 @@ __all__ = [
     "ev_rule",
     "fit",
     "leave_now",
+    "leave_value",
+    "stay_value",
     "play_out",
     "position",
     "situation",
@@ -171,7 +173,7 @@ def situation(p: Position) -> Situation:
 
 
 #: Weights of the default model, on (1, bust, bust x hand, gain, take, hand / 10).
-DEFAULT_WEIGHTS: tuple[float, ...] = (-3.0, 6.0, 0.8, -0.8, 0.15, 0.5)
+DEFAULT_WEIGHTS: tuple[float, ...] = (-3.6, 6.0, 0.8, -0.8, 0.1, 0.5)
 #: How many choices the default counts as, against a table's stored ones.
 PRIOR_DECISIONS = 40
 
@@ -253,7 +255,7 @@ def fit(
 def _solve(a: list[list[float]], b: list[float]) -> list[float]:
     """``a x = b`` by Gaussian elimination (``a`` is small and positive definite)."""
     n = len(b)
-    m = [row[:] + [b[i]] for i, row in enumerate(a)]
+    m = [[*row[:], b[i]] for i, row in enumerate(a)]
     for c in range(n):
         pivot = max(range(c, n), key=lambda r: abs(m[r][c]))
         m[c], m[pivot] = m[pivot], m[c]
@@ -360,6 +362,7 @@ def play_out(
     others: Sequence[int] | None = None,
     policy: Policy = ev_rule,
     to_the_end: bool = False,
+    leave_after: int = 0,
 ) -> list[int]:
     """Play the round to its end once, with ``seat`` staying or leaving now.
 
@@ -367,6 +370,8 @@ def play_out(
     a busted hand counts 0). ``others``: the seats that leave with it at this
     reveal, when known (the review's case); otherwise the model draws them.
     ``to_the_end``: play on after ``seat`` is out, for the others' takes too.
+    ``leave_after``: the seat leaves at that later reveal at the latest
+    (0: whenever ``policy`` says).
     """
     n_seats = len(p.scores)
     got = [0] * n_seats
@@ -389,6 +394,7 @@ def play_out(
     random = rng.random
     weights = {s: model.weights_of(s) for s in temple}
     first = True
+    reveals = 0
     while True:
         # The reveal: who leaves.
         n = len(temple)
@@ -404,7 +410,10 @@ def play_out(
             leavers = []
             for s in temple:
                 if s == seat:
-                    if (leave if first else policy(bust, hand, gain, take, n)):
+                    if first:
+                        if leave:
+                            leavers.append(s)
+                    elif reveals == leave_after or policy(bust, hand, gain, take, n):
                         leavers.append(s)
                 elif first and others is not None:
                     if s in others:
@@ -412,6 +421,7 @@ def play_out(
                 elif random() < _chance(weights[s], x):
                     leavers.append(s)
         first = False
+        reveals += 1
         k = len(leavers)
         if k:
             share = 0
@@ -454,6 +464,46 @@ def play_out(
                 return got  # a bust: the hands are lost
             seen |= 1 << kind
             bust_cards += haz[kind]
+
+
+def leave_value(p: Position, seat: int, model: LeaveModel) -> float:
+    """What leaving now takes home on average, the others leaving with it by the model."""
+    sit = situation(p)
+    # How many others leave: each seat's chance, combined seat by seat.
+    ways = [1.0]
+    for s in p.in_temple:
+        if s != seat:
+            q = model.chance(s, sit)
+            ways = [a * (1 - q) + (ways[k - 1] * q if k else 0.0)
+                    for k, a in enumerate([*ways, 0.0])]  # fmt: skip
+    return sum(w * leave_now(p, seat, k) for k, w in enumerate(ways))
+
+
+#: The seat's plans after staying, each valued by rollouts: leave at the next
+#: reveal, at the one after, or whenever :func:`ev_rule` says. Staying is worth
+#: the best of them: a seat that stays can still leave at the next reveal.
+PLANS = (1, 2, 0)
+
+
+def stay_value(
+    p: Position, seat: int, model: LeaveModel, rng: Random, rollouts: int
+) -> tuple[float, float]:
+    """Staying's mean take-home from the round and its standard error: the best
+    of :data:`PLANS`, each played on the same cards."""
+    if not p.cards_left:
+        return float(p.hand), 0.0
+    seeds = [rng.getrandbits(64) for _ in range(rollouts)]
+    best = (-1.0, 0.0)
+    for plan in PLANS:
+        total = sq = 0.0
+        for seed in seeds:
+            x = play_out(p, seat, False, Random(seed), model, leave_after=plan)[seat]
+            total += x
+            sq += x * x
+        mean = total / rollouts
+        se = math.sqrt(max(sq / rollouts - mean * mean, 0.0) / max(rollouts - 1, 1))
+        best = max(best, (mean, se))
+    return best
 
 
 def standing(scores: Sequence[int], seat: int, got: Sequence[int], rounds_after: int) -> float:

@@ -727,12 +727,9 @@ class CompanionApp(App):
         table = self.table
         if table is None:
             return
-        try:
-            view = presenters.review_view(table.session, table.bots)
-        except Exception:  # a review is an extra: never a crash at the end of a game
-            _log.exception("review")
-            return
-        panel = ReviewPanel(view)
+        session, seats = table.session, table.bots
+        # Worked out on a thread of its own: rollouts of a whole game take seconds.
+        panel = ReviewPanel(lambda: presenters.review_view(session, seats, self.games.store))
         panel.bind(on_dismiss=lambda *a: setattr(self, "review_view", None))
         panel.open(animation=False)
         self.review_view = panel

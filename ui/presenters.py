@@ -22,7 +22,8 @@ from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State,
 from companion.events import STRATEGIES, Draw, Move, Start
 from companion.notices import CameraStatus, CardHeld, Reason
 from companion.odds import odds
-from companion.review import review
+from companion.ports import EventStore
+from companion.review import fit_model, review, stored_games
 from companion.rules import RULE_SETS
 from companion.session import Session
 from ui.i18n import _, ngettext, text_width
@@ -795,9 +796,22 @@ class ReviewView:
     rows: tuple[ReviewRow, ...]
 
 
-def review_view(session: Session, bots: Collection[int] = ()) -> ReviewView:
-    """The game-over review: per seat its total, and its choices against its luck."""
-    result = review(session)
+def review_working() -> tuple[str, str]:
+    """The review panel's title and text while the review is worked out."""
+    return _("Choices vs luck"), _("Working out every decision of the game…")
+
+
+def review_view(
+    session: Session, bots: Collection[int] = (), store: EventStore | None = None
+) -> ReviewView:
+    """The game-over review: per seat its total, and its choices against its luck.
+
+    With the ``store``, the other seats' model is fitted to these players'
+    stored games (docs/review.md); it takes seconds: call it off the UI thread.
+    """
+    history = stored_games(store, session) if store is not None else []
+    model, info = fit_model(session, history)
+    result = review(session, model, info)
     rows = tuple(
         ReviewRow(
             name=bot_name(s.name) if s.seat in bots else s.name,
@@ -811,8 +825,9 @@ def review_view(session: Session, bots: Collection[int] = ()) -> ReviewView:
     return ReviewView(
         title=_("Choices vs luck"),
         explain=_(
-            "Choices: what each torch or camp gained over the other choice, at the odds of "
-            "the moment. Luck: what the cards gave beyond their average."
+            "Choices: what each torch or camp gained over the other choice, the round "
+            "played on many times with the other seats as they usually choose. Luck: what "
+            "the cards gave beyond their average."
         ),
         headers=(_("seat"), _("score"), _("choices"), _("luck")),
         rows=rows,
