@@ -45,7 +45,6 @@ Summed up per seat:
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
@@ -176,16 +175,19 @@ def fit_model(session: Session, history: Sequence[Session] = ()) -> tuple[LeaveM
 HISTORY_GAMES = 50
 
 
-def stored_games(store: EventStore, session: Session, limit: int = HISTORY_GAMES) -> list[Session]:
-    """The latest stored games that share a player with ``session`` (a game that
-    no longer replays, or a store that cannot be read, teaches nothing)."""
+def stored_games(
+    store: EventStore, session: Session, game: int | None = None, limit: int = HISTORY_GAMES
+) -> list[Session]:
+    """The latest stored games that share a player with ``session``, stored as
+    ``game`` (left out: the review counts its choices itself). A game that no
+    longer replays, or a store that cannot be read, teaches nothing."""
     names = set(session.start_event.seats)
     out: list[Session] = []
     try:
         for played in store.history(0, None):
             if len(out) >= limit:
                 break
-            if names & set(played.players):
+            if played.game != game and names & set(played.players):
                 try:
                     out.append(store.session(played.game))
                 except Exception:

@@ -51,10 +51,10 @@ __all__ = [
     "fit",
     "leave_now",
     "leave_value",
-    "stay_value",
     "play_out",
     "position",
     "situation",
+    "stay_value",
 ]
 
 _KIND = {kind: i for i, kind in enumerate(HAZARD_TYPES)}

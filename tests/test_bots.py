@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 from helpers import NAMES, play
 
-from companion import bots
+from companion import bots, rollout
 from companion.choices import Choice
 from companion.engine import State
 from companion.events import BadEvent, Reveal, Start, from_line, to_line
@@ -25,17 +25,76 @@ def test_a_view_holds_no_state_and_nothing_but_numbers() -> None:
     v = bots.view(s, 2, seed="x")
     for f in dataclasses.fields(v):
         value = getattr(v, f.name)
-        assert isinstance(value, int | Fraction), f.name
+        if isinstance(value, tuple):  # counts: per seat, per card, per kind, per choice
+            flat = [x for item in value for x in (item if isinstance(item, tuple) else (item,))]
+            assert all(isinstance(x, int | float) for x in flat), f.name
+        else:
+            assert isinstance(value, int | Fraction), f.name
         assert not isinstance(value, State | Session)
 
 
 def test_a_view_holds_only_what_a_player_can_count() -> None:
-    # Nothing about the order of the cards, nor another seat's choice: the fields
-    # are exactly these, and a strategy gets nothing else.
+    # Nothing about the order of the cards, nor another seat's choice before the
+    # reveal: the fields are exactly these, and a strategy gets nothing else.
     assert [f.name for f in dataclasses.fields(bots.View)] == [
         "seat", "round", "hand", "leftovers", "artifacts_on_path", "seats_in", "cards_left",
-        "bust", "treasure_gain", "roll",
+        "bust", "treasure_gain", "roll", "scores", "in_temple", "lefts", "path_artifacts",
+        "treasures_left", "hazards_left", "hazards_seen", "artifacts_left", "artifacts_carried",
+        "printed_values", "pooled", "seen",
     ]  # fmt: skip
+
+
+def test_what_a_careful_player_counts() -> None:
+    # Four seats, T11A (2 each, 3 left), everyone on; SNAKE1; Ana leaves with the 3;
+    # A1, then T5A for the three still in: 1 each, 2 left.
+    session = play(4, "incan-gold", "T11A", [], "SNAKE1", [0], "A1", [], "T5A")
+    v = bots.view(session.state, 1, seed="s",
+                  seen=rollout.seen_choices(session.moves, session.states))  # fmt: skip
+    assert (v.scores, v.in_temple, v.hand) == ((5, 0, 0, 0), (1, 2, 3), 3)
+    assert (v.lefts, v.path_artifacts, v.artifacts_carried) == ((2,), (5,), 0)
+    assert v.hazards_left == (2, 3, 3, 3, 3) and v.hazards_seen == (1, 0, 0, 0, 0)
+    assert sorted(v.treasures_left) == [1, 2, 3, 4, 5, 7, 7, 9, 11, 13, 14, 15, 17]
+    assert v.artifacts_left == () and v.cards_left == 27  # 31 - 4 turned
+    # The reveals so far: 4 choices after T11A, 4 after SNAKE1, 3 after A1; Ana's leave.
+    assert [(c[0], c[-1]) for c in v.seen] == [
+        (0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 0), (2, 0), (3, 0), (1, 0), (2, 0), (3, 0)
+    ]
+
+
+def test_the_expert_takes_what_leaving_alone_banks() -> None:
+    # Eight seats on T7A T5A SNAKE1 SPIDER1 MUMMY1 A1 FIRE1 (the issue's case): 4 kinds of
+    # hazard out, 8 of the 24 cards left bust (1/3); leaving alone banks the hand
+    # (0 + 0), the leftovers (7 + 5 = 12) and A1 (5): 17. Greedy has nothing in hand
+    # to lose, and stays; the expert leaves.
+    s = play(8, "incan-gold", "T7A", [], "T5A", [], "SNAKE1", [], "SPIDER1", [], "MUMMY1", [],
+             "A1", [], "FIRE1").state  # fmt: skip
+    v = bots.view(s, 0, seed="s")
+    assert (v.hand, v.cards_left, v.bust) == (0, 24, Fraction(1, 3))
+    assert rollout.leave_now(bots.position(v), 0, 0) == 17
+    assert bots.decide("greedy", v) is TORCH
+    assert bots.decide("expert", v) is CAMP
+
+
+def test_the_expert_stays_when_nothing_can_bust() -> None:
+    s = play(4, "incan-gold", "T11A").state
+    v = bots.view(s, 0, seed="s")
+    stay, leave, se = bots.expert_values(v)
+    assert v.bust == 0 and stay > leave + 3 * se
+    assert bots.decide("expert", v) is TORCH
+
+
+def test_the_expert_leaves_when_every_card_left_busts() -> None:
+    # Round 1, three seats: every treasure, A1 and one hazard of each kind on the path
+    # (21 cards, everyone in): the 10 cards left are all second hazards.
+    treasures = ["T1", "T2", "T3", "T4", "T5A", "T5B", "T7A", "T7B", "T9", "T11A", "T11B",
+                 "T13", "T14", "T15", "T17", "A1"]  # fmt: skip
+    steps: list[str | list[int]] = []
+    for card in [*treasures, "SNAKE1", "SPIDER1", "MUMMY1", "FIRE1", "ROCKS1"]:
+        steps += [card, []]
+    s = play(3, "incan-gold", *steps[:-1]).state
+    v = bots.view(s, 2, seed="s")
+    assert (v.cards_left, v.bust) == (10, Fraction(1))
+    assert bots.decide("expert", v) is CAMP
 
 
 def test_a_stored_game_with_bots_resumes_with_them() -> None:
@@ -102,7 +161,7 @@ def test_bots_in_the_start_line_round_trip_and_old_lines_stay() -> None:
         ('[{"seat": 1}]', 'start\'s \'bots\' must be a list of {"seat": n, "strategy": name}'),
         ('[{"seat": "1", "strategy": "greedy"}]', 'a bot\'s seat must be a whole number, not "1"'),
         ('[{"seat": 1, "strategy": "clever"}]',
-         'unknown strategy "clever" (one of cautious, greedy, random)'),
+         'unknown strategy "clever" (one of cautious, greedy, random, expert)'),
     ],
 )  # fmt: skip
 def test_a_bad_bots_field_is_refused_by_the_parser(bots_field: str, reason: str) -> None:

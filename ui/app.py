@@ -727,9 +727,11 @@ class CompanionApp(App):
         table = self.table
         if table is None:
             return
-        session, seats = table.session, table.bots
+        session, seats, game = table.session, table.bots, table.game
         # Worked out on a thread of its own: rollouts of a whole game take seconds.
-        panel = ReviewPanel(lambda: presenters.review_view(session, seats, self.games.store))
+        panel = ReviewPanel(
+            lambda: presenters.review_view(session, seats, self.games.store, game)
+        )
         panel.bind(on_dismiss=lambda *a: setattr(self, "review_view", None))
         panel.open(animation=False)
         self.review_view = panel

@@ -802,14 +802,18 @@ def review_working() -> tuple[str, str]:
 
 
 def review_view(
-    session: Session, bots: Collection[int] = (), store: EventStore | None = None
+    session: Session,
+    bots: Collection[int] = (),
+    store: EventStore | None = None,
+    game: int | None = None,
 ) -> ReviewView:
     """The game-over review: per seat its total, and its choices against its luck.
 
     With the ``store``, the other seats' model is fitted to these players'
-    stored games (docs/review.md); it takes seconds: call it off the UI thread.
+    stored games (``game``: this one's number there, not counted twice;
+    docs/review.md); it takes seconds: call it off the UI thread.
     """
-    history = stored_games(store, session) if store is not None else []
+    history = stored_games(store, session, game) if store is not None else []
     model, info = fit_model(session, history)
     result = review(session, model, info)
     rows = tuple(

@@ -88,7 +88,7 @@ def to_json(session: Session, result: Review) -> dict[str, Any]:
 def cmd_review(args: argparse.Namespace) -> int:
     path = Path(args.data_file)
     session = load_session(path, args.game)
-    model, info = fit_model(session, _history(path, session))
+    model, info = fit_model(session, _history(path, session, args.game))
     result = review(session, model, info)
     if args.json:
         print(json.dumps(to_json(session, result), ensure_ascii=False))
@@ -99,7 +99,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _history(path: Path, session: Session) -> list[Session]:
+def _history(path: Path, session: Session, game: int | None) -> list[Session]:
     """The latest stored games that share a player with ``session`` (none for a
     ``.jsonl`` log)."""
     from incan_companion.errors import BadInput
@@ -110,4 +110,4 @@ def _history(path: Path, session: Session) -> list[Session]:
     except BadInput:  # a .jsonl log: no stored games beside it
         return []
     with Store(path, readonly=True) as store:
-        return stored_games(store, session)
+        return stored_games(store, session, game if game is not None else store.latest())
