@@ -21,7 +21,7 @@ from companion.cards import CATALOGUE, EDITIONS, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.events import STRATEGIES, Draw, Move, Start
 from companion.notices import CameraStatus, CardHeld, Reason
-from companion.odds import odds
+from companion.odds import choice_odds, odds
 from companion.ports import EventStore
 from companion.review import fit_model, review, stored_games
 from companion.rules import RULE_SETS
@@ -64,6 +64,7 @@ __all__ = [
     "bots_label",
     "card_face",
     "chart_view",
+    "choice_text",
     "countdown_text",
     "deck_label",
     "game_over_view",
@@ -216,6 +217,9 @@ class TableView:
     artifacts_column: bool = True  # the rule set has artifacts
     game_over: bool = False
     odds: str = ""  # the odds panel, when the table chose to see it
+    # What a choice gives the seats still in (odds.choice_odds), while choices are
+    # due and the table sees the odds: for the panel beside ``odds``.
+    choice: str = ""
 
 
 def _hidden(state: State, hidden_tents: bool) -> bool:
@@ -379,6 +383,7 @@ def table_view(
         bust=bust_text,
         artifacts_column=state.rules.artifacts,
         odds=odds_text(state) if show_odds else "",
+        choice=choice_text(state) if show_odds else "",
         game_over=state.phase is Phase.GAME_OVER,
         event=last_event(state),
         pieces=payout_pieces(state),
@@ -874,6 +879,34 @@ def odds_text(state: State) -> str:
     ).format(cards=o.cards_left, gems=o.gems_left, seats=o.seats_in,
              each=decimal(float(o.treasure_each)))
     return f"{bust}\n{left}"
+
+
+def _per_cent(f: Fraction) -> int:
+    return math.floor(f * 100 + Fraction(1, 2))
+
+
+def choice_text(state: State) -> str:
+    """For the seats still in, while choices are due: what leaving now banks
+    (alone, and if all of them leave), the chance of no bust in the next 1, 2
+    and 3 cards, and one more card against leaving now by the review's model."""
+    c = choice_odds(state)
+    if c is None:
+        return ""
+    if c.seats_in == 1:
+        bank = _("Leaving now banks {alone}").format(alone=c.alone)
+    else:
+        bank = ngettext(
+            "Leaving now banks {alone} alone, {each} if all {n} leave",
+            "Leaving now banks {alone} alone, {each} if all {n} leave",
+            c.seats_in,
+        ).format(alone=c.alone, each=c.all_leave, n=c.seats_in)
+    survive = _("No bust in the next 1, 2, 3 cards: {one} %, {two} %, {three} %").format(
+        one=_per_cent(c.survive[0]), two=_per_cent(c.survive[1]), three=_per_cent(c.survive[2])
+    )
+    value = _("One more card, then leaving: {more} on average; leaving now: {now}").format(
+        more=decimal(c.one_more), now=decimal(c.leave)
+    )
+    return f"{bank}\n{survive}\n{value}"
 
 
 # --- the round log ---------------------------------------------------------------------
