@@ -216,7 +216,7 @@ def _values(
     leave = _kept(rollout.leave_value(p, seat, model))
     if not before.deck:  # no card can come: everyone goes home
         return leave, leave, Fraction(0)
-    stay, se = rollout.stay_value(p, seat, model, rng, rollouts)
+    stay, se = rollout.stay_value(p, seat, model, rng, rollouts, float(leave))
     return _kept(stay), leave, _kept(2 * se)
 
 

@@ -406,7 +406,7 @@ def play_out(
             # floor(v / n) is v / n less (n - 1) / 2n on average.
             gain = (tsum - tcount * (n - 1) / 2) / (cards * n)
             take = (sum(lefts) + 5 * len(arts)) / n
-            x = _features(bust, hand, gain, take)
+            bh, h10 = bust * hand, hand / 10
             leavers = []
             for s in temple:
                 if s == seat:
@@ -418,8 +418,12 @@ def play_out(
                 elif first and others is not None:
                     if s in others:
                         leavers.append(s)
-                elif random() < _chance(weights[s], x):
-                    leavers.append(s)
+                else:
+                    w = weights[s]
+                    z = w[0] + w[1] * bust + w[2] * bh + w[3] * gain + w[4] * take + w[5] * h10
+                    # exp(-z) for z below -30 is past any draw's reach: the seat stays.
+                    if z > -30 and random() * (1 + math.exp(-z)) < 1:
+                        leavers.append(s)
         first = False
         reveals += 1
         k = len(leavers)
@@ -486,24 +490,46 @@ PLANS = (1, 2, 0)
 
 
 def stay_value(
-    p: Position, seat: int, model: LeaveModel, rng: Random, rollouts: int
+    p: Position,
+    seat: int,
+    model: LeaveModel,
+    rng: Random,
+    rollouts: int,
+    against: float | None = None,
 ) -> tuple[float, float]:
     """Staying's mean take-home from the round and its standard error: the best
-    of :data:`PLANS`, each played on the same cards."""
+    of :data:`PLANS`, each played on the same cards.
+
+    With ``against`` (the value of leaving), the rollouts stop early, in
+    batches of :data:`BATCH`, once the best plan is clear of it by three
+    standard errors; at most ``rollouts`` each.
+    """
     if not p.cards_left:
         return float(p.hand), 0.0
-    seeds = [rng.getrandbits(64) for _ in range(rollouts)]
-    best = (-1.0, 0.0)
-    for plan in PLANS:
-        total = sq = 0.0
-        for seed in seeds:
-            x = play_out(p, seat, False, Random(seed), model, leave_after=plan)[seat]
-            total += x
-            sq += x * x
-        mean = total / rollouts
-        se = math.sqrt(max(sq / rollouts - mean * mean, 0.0) / max(rollouts - 1, 1))
-        best = max(best, (mean, se))
+    sums = [[0.0, 0.0] for _ in PLANS]
+    n = 0
+    best = (0.0, 0.0)
+    while n < rollouts:
+        batch = min(BATCH, rollouts - n)
+        for _ in range(batch):
+            seed = rng.getrandbits(64)
+            for acc, plan in zip(sums, PLANS, strict=True):
+                x = play_out(p, seat, False, Random(seed), model, leave_after=plan)[seat]
+                acc[0] += x
+                acc[1] += x * x
+        n += batch
+        best = max(
+            (total / n, math.sqrt(max(sq / n - (total / n) ** 2, 0.0) / max(n - 1, 1)))
+            for total, sq in sums
+        )
+        if against is not None and abs(best[0] - against) > 3 * best[1]:
+            break
     return best
+
+
+#: Rollouts are played in batches of this many between the checks of
+#: :func:`stay_value`.
+BATCH = 50
 
 
 def standing(scores: Sequence[int], seat: int, got: Sequence[int], rounds_after: int) -> float:
