@@ -178,7 +178,7 @@ def randomised(v: View) -> Choice:
 #: The expert's rollouts: at least this many, then more in batches of 16 until
 #: the better choice is clear by three standard errors, or the most are played.
 EXPERT_MIN_ROLLOUTS = 32
-EXPERT_MAX_ROLLOUTS = 128
+EXPERT_MAX_ROLLOUTS = 96
 #: From this round on the expert plays for the standing, before it for gems.
 EXPERT_STANDING_FROM = 1
 
@@ -191,6 +191,7 @@ def expert_values(v: View) -> tuple[float, float, float]:
     """
     p = position(v)
     model = rollout.model_of(v.seen, [s for s in p.in_temple if s != v.seat])
+    ready = rollout.prepare(p, model)
     seed = int(v.roll * (1 << 32))
     n = 0
     total = sq = 0.0
@@ -199,7 +200,7 @@ def expert_values(v: View) -> tuple[float, float, float]:
         leave = rollout.leave_value(p, v.seat, model)
         rng = Random(seed)
         while n < EXPERT_MAX_ROLLOUTS:
-            x = rollout.play_out(p, v.seat, False, rng, model)[v.seat]
+            x = rollout.play_out(p, v.seat, False, rng, model, prepared=ready)[v.seat]
             n += 1
             total += x
             sq += x * x
@@ -213,8 +214,11 @@ def expert_values(v: View) -> tuple[float, float, float]:
     stays = leaves = 0.0
     while n < EXPERT_MAX_ROLLOUTS:
         # The same cards for both choices: their difference is the clearer.
-        got_stay = rollout.play_out(p, v.seat, False, Random(seed + n), model, to_the_end=True)
-        got_leave = rollout.play_out(p, v.seat, True, Random(seed + n), model, to_the_end=True)
+        rng = Random(seed + n)
+        cards = rng.getstate()
+        got_stay = rollout.play_out(p, v.seat, False, rng, model, to_the_end=True, prepared=ready)
+        rng.setstate(cards)
+        got_leave = rollout.play_out(p, v.seat, True, rng, model, to_the_end=True, prepared=ready)
         stay = rollout.standing(p.scores, v.seat, got_stay, after)
         leave_ = rollout.standing(p.scores, v.seat, got_leave, after)
         stays += stay
@@ -237,6 +241,10 @@ def expert(v: View) -> Choice:
     takes; the last round valued by the chance to win the game."""
     if not v.cards_left:
         return Choice.CAMP
+    if v.bust == 0 and not v.leftovers and not v.path_artifacts:
+        # Nothing can bust and nothing waits for a lone leaver: staying keeps the
+        # hand and can still leave at the next reveal, so it is never worse.
+        return Choice.TORCH
     stay, leave, _se = expert_values(v)
     return Choice.TORCH if stay >= leave else Choice.CAMP
 

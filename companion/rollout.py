@@ -12,11 +12,11 @@ seat being valued plays on by :func:`ev_rule`, the best simple rule we know.
 A model is a logistic curve over five figures of the moment: the chance of a
 bust, the gems at stake in a bust, the next card's average gain, what leaving
 now adds to the hand (the leftovers and artifacts, per seat in), and the hand.
-:data:`DEFAULT_WEIGHTS` is a cautious-to-middling table: it leaves about one
-time in forty before any hazard, a quarter of the time with a hand of 10 at one
-chance in seven, nearly always with 20 at one in four. :func:`fit` fits the
-weights to stored choices, pulled towards the default by a prior worth
-:data:`PRIOR_DECISIONS` choices, so a few choices move it little.
+:data:`DEFAULT_WEIGHTS` is a middling table: before any hazard, with 3 in
+hand, it leaves about one time in seventy; with 10 in hand at one chance in
+seven of a bust, one time in seven; with 20 at one in four, nine times in ten.
+:func:`fit` fits the weights to stored choices, pulled towards the default by
+a prior worth :data:`PRIOR_DECISIONS` choices, so a few choices move it little.
 
 Everything here is pure Python on plain numbers: a rollout is some tens of
 microseconds, a decision of the expert bot some milliseconds.
@@ -351,6 +351,18 @@ Policy = Callable[[float, int, float, float, int], bool]
 
 # --- a rollout ---------------------------------------------------------------------------
 
+#: The cards that can come (a treasure's gems, -1 - kind for a hazard, 100 +
+#: printed value for an artifact) and each seat's weights: what every rollout
+#: of one position and model starts from.
+Prepared = tuple[tuple[int, ...], dict[int, tuple[float, ...]]]
+
+
+def prepare(p: Position, model: LeaveModel) -> Prepared:
+    deck = (*p.treasures, *(-1 - k for k, h in enumerate(p.hazards) for _ in range(h)),
+            *(100 + v for v in p.artifacts))  # fmt: skip
+    return deck, {s: model.weights_of(s) for s in p.in_temple}
+
+
 
 def play_out(
     p: Position,
@@ -363,6 +375,7 @@ def play_out(
     policy: Policy = ev_rule,
     to_the_end: bool = False,
     leave_after: int = 0,
+    prepared: Prepared | None = None,
 ) -> list[int]:
     """Play the round to its end once, with ``seat`` staying or leaving now.
 
@@ -371,12 +384,15 @@ def play_out(
     reveal, when known (the review's case); otherwise the model draws them.
     ``to_the_end``: play on after ``seat`` is out, for the others' takes too.
     ``leave_after``: the seat leaves at that later reveal at the latest
-    (0: whenever ``policy`` says).
+    (0: whenever ``policy`` says). ``prepared``: :func:`prepare` of the same
+    position and model, made once for many rollouts.
     """
     n_seats = len(p.scores)
     got = [0] * n_seats
-    deck = [*p.treasures, *(-1 - k for k, h in enumerate(p.hazards) for _ in range(h)),
-            *(100 + v for v in p.artifacts)]  # fmt: skip
+    if prepared is None:
+        prepared = prepare(p, model)
+    deck = list(prepared[0])
+    weights = prepared[1]
     haz = list(p.hazards)
     seen = 0
     for k, s in enumerate(p.seen):
@@ -392,7 +408,6 @@ def play_out(
     hand = p.hand
     temple = list(p.in_temple)
     random = rng.random
-    weights = {s: model.weights_of(s) for s in temple}
     first = True
     reveals = 0
     while True:
@@ -507,6 +522,7 @@ def stay_value(
     if not p.cards_left:
         return float(p.hand), 0.0
     sums = [[0.0, 0.0] for _ in PLANS]
+    ready = prepare(p, model)
     n = 0
     best = (0.0, 0.0)
     while n < rollouts:
@@ -514,7 +530,8 @@ def stay_value(
         for _ in range(batch):
             seed = rng.getrandbits(64)
             for acc, plan in zip(sums, PLANS, strict=True):
-                x = play_out(p, seat, False, Random(seed), model, leave_after=plan)[seat]
+                x = play_out(p, seat, False, Random(seed), model, leave_after=plan,
+                             prepared=ready)[seat]  # fmt: skip
                 acc[0] += x
                 acc[1] += x * x
         n += batch
