@@ -32,7 +32,7 @@ from companion.session import LogError
 from incan_companion import cli, config
 from incan_companion.commands import game as game_cmd
 from incan_companion.errors import BadInput
-from incan_companion.store import (
+from storage import (
     APPLICATION_ID,
     DamagedFile,
     InUse,
@@ -41,7 +41,6 @@ from incan_companion.store import (
     StorageFailed,
     Store,
     is_sqlite,
-    lock_path,
     open_or_set_aside,
 )
 
@@ -112,7 +111,7 @@ def real_sqlite_error(code: str) -> sqlite3.Error:
 
 HOLD = """
 import sys, time
-from incan_companion.store import Store
+from storage import Store
 store = Store(sys.argv[1])
 print("holding", flush=True)
 time.sleep(600)
@@ -160,10 +159,12 @@ def test_a_lock_left_by_a_killed_writer_blocks_nothing(
     data, proc = holder
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert lock_path(data).exists()  # the file stays; the kernel dropped the lock
+    # The lock was the data file's own, and the kernel dropped it with the writer.
     with Store(data) as store:
         store.append(1, Reveal(()))
-        assert lock_path(data).read_text().split("\n")[0] == str(os.getpid())
+    assert sorted(p.name for p in data.parent.iterdir() if p.name.startswith(data.name)) == [
+        data.name  # no lock file beside it, nothing left behind
+    ]
 
 
 def test_the_command_line_refuses_a_second_writer_and_reads_on(
@@ -214,23 +215,31 @@ def test_the_stores_of_one_process_share_its_lock(tmp_path: Path) -> None:
 def test_the_set_aside_path_holds_the_lock_throughout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """At every step of setting a file aside (each link, unlink and the new file's
+    move into place) another process finds the path locked."""
     data = tmp_path / "games.sqlite"
     data.write_text("not a database", encoding="utf-8")
-    seen: list[bool] = []
-    real_rename = Path.rename
+    Path(f"{data}-wal").write_bytes(b"a wal of the file")
+    seen: list[tuple[str, bool]] = []
 
-    def rename(self: Path, target: Any) -> Any:
-        probe = subprocess.run([sys.executable, "-c", HOLD.replace("time.sleep(600)", ""),
-                                str(data)], capture_output=True, text=True, cwd=ROOT,
-                               env={**os.environ, "PYTHONPATH": str(ROOT)},
-                               timeout=paced(60), check=False)  # fmt: skip
-        seen.append("in use by process" in probe.stderr)
-        return real_rename(self, target)
+    def probing(name: str, real: Any) -> Any:
+        def step(*args: Any, **kwargs: Any) -> Any:
+            probe = subprocess.run([sys.executable, "-c", HOLD.replace("time.sleep(600)", ""),
+                                    str(data)], capture_output=True, text=True, cwd=ROOT,
+                                   env={**os.environ, "PYTHONPATH": str(ROOT)},
+                                   timeout=paced(60), check=False)  # fmt: skip
+            seen.append((name, "in use by process" in probe.stderr))
+            return real(*args, **kwargs)
 
-    monkeypatch.setattr(Path, "rename", rename)
+        return step
+
+    for name in ("link", "unlink", "replace"):
+        monkeypatch.setattr(os, name, probing(name, getattr(os, name)))
     store, aside = open_or_set_aside(data)
     store.close()
-    assert aside is not None and seen == [True]
+    assert aside is not None
+    assert [name for name, _ in seen if name != "unlink"] == ["link", "link", "replace"]
+    assert all(locked for _, locked in seen), seen
 
 
 # --- 2. a full disk sets nothing aside ---------------------------------------------------------
@@ -315,7 +324,7 @@ def as_another_user(code: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 OPEN = """
 import sys
-from incan_companion.store import open_or_set_aside, StoreError
+from storage import open_or_set_aside, StoreError
 try:
     open_or_set_aside(sys.argv[1])
 except StoreError as e:
@@ -351,7 +360,7 @@ def test_a_read_only_folder_is_said_in_one_line_and_nothing_moves(tmp_path: Path
         new_file = as_another_user(OPEN, str(folder / "new.sqlite"))
         new_folder = as_another_user(OPEN, str(folder / "sub" / "games.sqlite"))
         read = as_another_user(
-            "import sys; from incan_companion.store import Store;"
+            "import sys; from storage import Store;"
             "print(len(Store(sys.argv[1], readonly=True).events(1)))", str(data))
     finally:
         folder.chmod(0o755)
@@ -787,8 +796,8 @@ def test_only_the_disks_failures_lose_their_traceback() -> None:
 
 DEMO_ON_A_FILLING_DISK = """
 import sys
-from incan_companion import cli, store
-from incan_companion.store import StorageFailed, Store
+from incan_companion import cli
+from storage import StorageFailed, Store
 real, calls = Store.append, [0]
 def append(self, game, event):
     calls[0] += 1
@@ -817,7 +826,8 @@ def test_each_error_is_sorted_by_its_cause(tmp_path: Path) -> None:
     """Only what SQLite calls corruption or "not a database" is damage."""
     import errno
 
-    from incan_companion.store import _os_problem, _sqlite_problem
+    from storage.errors import os_problem as _os_problem
+    from storage.errors import sqlite_problem as _sqlite_problem
 
     def raised(target: str, sql: str, **kw: Any) -> sqlite3.Error:
         try:
@@ -859,7 +869,7 @@ def test_a_closed_store_used_again_is_a_bug_not_a_disk(tmp_path: Path) -> None:
     import sqlite3
 
     from companion.events import Draw, Start
-    from incan_companion.store import Store, StoreError
+    from storage import Store, StoreError
 
     store = Store(tmp_path / "games.sqlite")
     game = store.new_game(Start(("Ana", "Bo", "Cy")))

@@ -13,7 +13,7 @@ import pytest
 from helpers import paced
 
 from companion.events import Draw, Reveal, Start
-from incan_companion.store import Store
+from storage import Store
 
 CLI = [sys.executable, "-m", "incan_companion"]
 

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from companion.review import REVIEW_ROLLOUTS, Review, fit_model, review, stored_games
 from companion.session import Session
-from incan_companion.commands.game import check_data_file, game_number, load_session, printable
+from companion.text import printable
+from incan_companion.commands.game import check_data_file, game_number, load_session
 from incan_companion.errors import EXIT_OK
 
 
@@ -95,7 +97,10 @@ def cmd_review(args: argparse.Namespace) -> int:
     else:
         from ui.words import review_text
 
-        print(printable(review_text(result, dict(session.start_event.bots)), keep="\n"))
+        # Each name escaped on its own first (see named_printably).
+        seats = tuple(replace(s, name=printable(s.name)) for s in result.seats)
+        shown = replace(result, seats=seats)
+        print(printable(review_text(shown, dict(session.start_event.bots)), keep="\n"))
     return EXIT_OK
 
 
@@ -103,7 +108,7 @@ def _history(path: Path, session: Session, game: int | None) -> list[Session]:
     """The latest stored games that share a player with ``session`` (none for a
     ``.jsonl`` log)."""
     from incan_companion.errors import BadInput
-    from incan_companion.store import Store
+    from storage import Store
 
     try:
         check_data_file(path)
