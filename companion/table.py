@@ -58,7 +58,7 @@ import logging
 import time
 from collections.abc import Callable
 
-from companion import bots
+from companion import bots, rollout
 from companion.cards import UnknownCard, card
 from companion.choices import DEFAULT_COUNTDOWN, Choice, ChoiceCollector
 from companion.engine import Phase, RuleError, State, Unplayable, why_unplayable
@@ -418,8 +418,11 @@ class Table:
             self.say(UndoWouldDropChoices(len(chosen), undone), "warning")
             return False
         self._undo_armed = None
-        if not self._accept(Undo()):
-            self.collector.release()
+        accepted = self._accept(Undo())
+        # The question is answered: a turn that stays the same (a correction
+        # taken back) must not stay held, or its reveal never comes.
+        self.collector.release()
+        if not accepted:
             return False
         self.say(Undone(undone, len(chosen)))
         return True
@@ -513,10 +516,13 @@ class Table:
         It sees only its :class:`~companion.bots.View` (never the other
         choices); what it chose stays in the collector until the reveal.
         """
+        # The game's reveals so far, public at the table: the expert learns the seats.
+        past = rollout.seen_choices(self.session.moves, self.session.states) if any(
+            s in self.bots for s in state.due) else ()  # fmt: skip
         for seat in state.due:
             strategy = self.bots.get(seat)
             if strategy is not None:
-                seen = bots.view(state, seat, seed=self._bot_seed)
+                seen = bots.view(state, seat, seed=self._bot_seed, seen=past)
                 if self._bot_views.get(seat) != seen:
                     self._bot_views[seat] = seen
                     self.collector.press(seat, bots.decide(strategy, seen))

@@ -321,3 +321,19 @@ def test_the_seed_in_the_start_line_round_trips_and_old_lines_stay() -> None:
         with pytest.raises(BadEvent) as e:
             from_line(f'{{"event": "start", "seats": ["Ana", "Bo", "Cy"], "seed": {bad}}}')
         assert str(e.value) == reason
+
+
+def test_an_expert_seat_at_the_table_sees_the_reveals_so_far() -> None:
+    # Ana leaves after T11A, Bo goes on; the expert (seat 2) goes on too. At SNAKE1 its
+    # view holds the three choices of the first reveal, as the table saw them.
+    table, clock = _table(((2, "expert"),))
+    table.scan("T11A")
+    table.press(0, CAMP)
+    table.press(1, TORCH)
+    clock.advance(1.0)
+    assert table.tick()
+    assert table.store.session(table.game).log[-1] == Reveal((0,))  # nothing can bust
+    table.scan("SNAKE1")
+    seen = table._bot_views[2].seen
+    assert [(c[0], c[-1]) for c in seen] == [(0, 1), (1, 0), (2, 0)]
+    assert seen[0][2] == 3  # each had 3 in hand
