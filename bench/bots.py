@@ -1,20 +1,25 @@
-"""The bot tournament, a bot's decision time and the odds panel's time.
+"""The bot tournament, a bot's decision time, the odds panel's time and the review's.
 
-    nice python bench/bots.py [--games 10000] [--seed 12] [--seats 4]
+    nice python bench/bots.py [--games 2000] [--seed 12] [--jobs 1] [--only A,B]
 
-1. Tournament: for every pair of strategies, ``--games`` whole games at a
-   table of ``--seats`` seats, the two strategies on alternate seats (which
-   one sits first alternates from game to game), through the real engine
-   (``engine.draw`` / ``engine.reveal``). Each round's deck is shuffled with
-   a fixed seed; the bots see only their view. Prints each strategy's mean
-   score per seat and its win rate (a game won by several seats is shared
-   among them).
-2. Decision time: one bot choice (``bots.view`` + ``bots.decide``) timed on
-   every turn of some games, in microseconds and as a share of one 60 Hz
-   screen frame (16.7 ms).
+1. Tournament: for every table of :data:`PAIRINGS`, ``--games`` whole games
+   of 4 seats through the real engine (``engine.draw`` / ``engine.reveal``),
+   each game's decks shuffled from a seed of its own. Two strategies sit on
+   alternate seats, two each, the first seat alternating from game to game;
+   the mixed table takes four of its five strategies in turn. ``rule`` is the
+   baseline written by hand (below), played through the same view as ours.
+   The bots see only their view, with the game's reveals so far. Prints each
+   strategy's mean score per seat, its win rate (a game won by several seats
+   is shared among them; at the mixed table, of the games it sat at) and the
+   95th percentile of its decision time. ``--jobs 2`` splits the games over
+   two processes: only on a quiet machine.
+2. Decision time: every strategy's choice (``bots.view`` + ``bots.decide``)
+   timed on every turn of some 8-seat games.
 3. The odds panel on the fullest path: round 5 with every treasure, every
-   artifact and one hazard of each kind turned (30 cards on the path), the
-   exact odds (``odds.odds``) and the panel's text (``ui.presenters.odds_text``).
+   artifact and one hazard of each kind turned (25 cards on the path), the
+   exact odds (``odds.odds``) and the panel's text (``ui.presenters.odds_text``);
+   and the choice's figures (``ui.presenters.choice_text``) for 8 seats in.
+4. The review of a few whole 8-seat games (``bench/review.py`` has the detail).
 """
 
 from __future__ import annotations
@@ -213,15 +218,23 @@ def fullest_path() -> State:
 
 
 def odds_panel_time(repeat: int) -> None:
-    state = fullest_path()
-    assert (state.round, len(state.path), len(state.deck)) == (5, 25, 10)
     from ui import i18n
-    from ui.presenters import odds_text
+    from ui.presenters import choice_text, odds_text
 
     i18n.set_language("en")
+    state = fullest_path()
+    assert (state.round, len(state.path), len(state.deck)) == (5, 25, 10)
     odds_text(state)  # the first call loads the number formats
+    # The choice's figures on a busy path with choices due: 8 seats, T7A T5A SNAKE1
+    # SPIDER1 MUMMY1 A1 FIRE1 (24 cards left, 7 others to count).
+    busy = engine.new_game(NAMES, "incan-gold")
+    for card in ("T7A", "T5A", "SNAKE1", "SPIDER1", "MUMMY1", "A1", "FIRE1"):
+        busy = engine.draw(busy, card)
+        if card != "FIRE1":
+            busy = engine.reveal(busy, [])
     times_core: list[float] = []
     times_panel: list[float] = []
+    times_choice: list[float] = []
     for _ in range(repeat):
         t = time.perf_counter()
         odds(state)
@@ -229,6 +242,9 @@ def odds_panel_time(repeat: int) -> None:
         t = time.perf_counter()
         odds_text(state)
         times_panel.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        choice_text(busy)
+        times_choice.append(time.perf_counter() - t)
     core = statistics.median(times_core) * 1e6
     panel = statistics.median(times_panel) * 1e6
     worst = sorted(times_panel)[int(repeat * 0.999)]
@@ -238,9 +254,15 @@ def odds_panel_time(repeat: int) -> None:
         f"{panel:.0f} µs (median of {repeat}), p99.9 {worst * 1e6:.0f} µs "
         f"= {worst / FRAME_S:.1%} of a 60 Hz frame"
     )
+    choice = sorted(times_choice)
+    print(
+        f"the choice's figures (8 seats in, 24 cards left): median "
+        f"{statistics.median(choice) * 1e3:.2f} ms, "
+        f"p99.9 {choice[int(repeat * 0.999)] * 1e3:.2f} ms"
+    )
 
 
-def review_time(seed: int, games: int = 50) -> None:
+def review_time(seed: int, games: int = 5) -> None:
     """``review`` of whole 8-seat games of bots, the longest of them reported too."""
     rng = random.Random(seed)
     times = []
