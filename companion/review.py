@@ -40,7 +40,7 @@ Summed up per seat:
 >>> r = review(s)
 >>> ana = r.seats[0].decisions[0]
 >>> ana.leave, ana.stay > ana.leave + ana.uncertainty, ana.mistake, r.model.name
-(Fraction(5, 1), True, True, 'default')
+(Fraction(1243, 250), True, True, 'default')
 """
 
 from __future__ import annotations
