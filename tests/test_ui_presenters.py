@@ -304,3 +304,7 @@ def test_the_review_view_says_choices_and_luck_with_their_signs() -> None:
         for name, s in zip(("Ana", "\u25c6 Bo", "Cy"), r.seats, strict=True)
     ]
     assert view.rows[0].choices.startswith("\u2212")
+    # Ana made one decision, her leave, the mistake: it is her largest swing.
+    (swing,) = view.rows[0].swings
+    assert swing.startswith("round 1, card 1: camp; staying ") and swing.endswith(" · a mistake")
+    assert len(view.rows[1].swings) == 2  # Bo's two stays

@@ -31,6 +31,7 @@ from ui.words import (
     camera_text,
     card_name,
     decimal,
+    decision_line,
     hazard_name,
     last_event,
     names,
@@ -808,6 +809,10 @@ class ReviewRow:
     total: str
     choices: str
     luck: str
+    # The seat's three largest swings, largest first, each a decision in words
+    # (with its uncertainty, and whether it was a mistake): for a layout that
+    # shows them under the row.
+    swings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -845,6 +850,7 @@ def review_view(
             total=str(s.total),
             choices=signed(s.choices),
             luck=signed(s.luck),
+            swings=tuple(decision_line(d) for d in s.swings),
         )
         for s in result.seats
     )
