@@ -74,7 +74,7 @@ def test_the_odds_panel_in_words() -> None:
     state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
     assert odds_text(state) == (
         "Next card busts: 4/29 (14 %): snakes 2/29, spiders 2/29\n"
-        "29 cards and 124 gems left; a treasure gives each of 3 about 2.3"
+        "29 cards and 124 gems left; a treasure gives each of the 3 about 2.3"
     )
     try:
         i18n.set_language("pl")  # a decimal comma where the language writes one
@@ -120,6 +120,10 @@ def test_a_hazard_kind_with_no_copy_left_is_not_listed() -> None:
                  "ROCKS1", [], "SNAKE1").state  # fmt: skip
     assert state.round == 3
     assert odds_text(state).splitlines()[0] == "Next card busts: 2/29 (7 %): snakes 2/29"
+    from ui.presenters import table_view
+
+    tiles = table_view(state, show_odds=True).path  # ROCKS1 and SNAKE1: only snakes pair
+    assert [t.chance for t in tiles] == ["", "2/29"]
     # Rockslide alone on the path: nothing can bust, and no kind is listed.
     alone = play(3, "incan-gold", "ROCKS1", [], "ROCKS2", "ROCKS1", [], "ROCKS3",
                  "ROCKS1").state  # fmt: skip
@@ -208,3 +212,22 @@ def test_the_choice_panel_in_words() -> None:
         "No bust in the next 1, 2, 3 cards: 100 %, 96 %, 89 %",
         "One more card, then leaving: 9.8 on average; leaving now: 6.0",
     ]
+
+
+def test_the_round_log_is_a_round_a_page_and_opens_on_the_round_on_the_table() -> None:
+    from ui.presenters import LogPage, round_log_pages
+
+    long_round: list[str | list[int]] = []
+    for card in ("T1", "T2", "T3", "T4", "T5A", "T5B"):  # two lines a card: 12 lines
+        long_round += [card, []]
+    session = play(3, "incan-gold", *long_round, "T7A", [0, 1, 2], "SNAKE1")
+    pages = round_log_pages(session.moves, session.states, 8)
+    assert [(p.heading, len(p.lines)) for p in pages] == [
+        ("Round 1", 6), ("Round 1", 8), ("Round 2", 1)  # a long round: its heading again
+    ]
+    assert pages[-1] == LogPage(
+        "Round 2", ("Snakes: nothing happens yet; a second one ends the round.",)
+    )
+    assert pages[1].lines[-1] == "Ana, Bo and Cy leave: 3 each from the path."  # 9 left
+    start = play(3, "incan-gold")  # nothing played yet: the round, and no line
+    assert round_log_pages(start.moves, start.states, 8) == (LogPage("Round 1", ()),)

@@ -10,6 +10,14 @@ Sans CJK and Droid Sans Fallback are not enough.
 Call :func:`register_fonts` once at app start, after Kivy's options are set
 and before the first label is drawn. Every ``Label``/``Button``/``TextInput``
 that keeps the default ``font_name`` (``"Roboto"``) then draws with it.
+
+Japanese lines: Kivy breaks a line at a space, and a run of text with no
+space (a Japanese sentence) anywhere at all, "もう一度" as "も/う一度" and
+"ください。" as "くださ/い。". :func:`japanese_lines` breaks it where a
+reader expects, between the phrases BudouX finds (Google's phrase segmenter,
+``budoux`` on PyPI), never before a closing mark or a small kana (kinsoku);
+:func:`register_fonts` makes every Kivy label wrap its Japanese that way
+(:func:`install_line_breaks`).
 """
 
 from __future__ import annotations
@@ -19,6 +27,7 @@ import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from ui.i18n import language
 
@@ -111,6 +120,7 @@ def register_fonts() -> FontFiles | None:
     global _registered
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
+    install_line_breaks()
     font = ui_font(language())
     if font is None:
         _log.error(
@@ -137,3 +147,68 @@ def register_fonts() -> FontFiles | None:
 def registered() -> FontFiles | None:
     """The font :func:`register_fonts` made the default, if any."""
     return _registered
+
+
+# --- Japanese lines ---------------------------------------------------------------
+
+# Where a line may break lives in ui/lines.py (no Kivy there: the words use it).
+from ui.lines import (  # noqa: E402
+    NO_LINE_END,
+    NO_LINE_START,
+    japanese_lines,
+    keep_whole,
+    phrases,
+    wide,
+)
+
+__all__ = [
+    "NO_LINE_END", "NO_LINE_START", "install_line_breaks", "japanese_lines", "keep_whole",
+    "phrases", "register_fonts", "registered", "ui_font", "wide",
+]  # fmt: skip
+
+
+_installed_breaks = False
+
+
+def install_line_breaks() -> None:
+    """Make every Kivy label that wraps (``text_size`` with a width) break its
+    Japanese by :func:`japanese_lines` while the table speaks Japanese.
+
+    Kivy's ``Label`` makes its text with the class ``kivy.uix.label.CoreLabel``;
+    that name is given a subclass of Kivy's own text provider whose layout
+    first puts the phrase breaks in, measured by that label's font. The
+    label's ``text`` is untouched. Safe to call more than once.
+    """
+    global _installed_breaks
+    if _installed_breaks:
+        return
+    import kivy.uix.label as label_module
+
+    provider = label_module.CoreLabel
+
+    class PhraseLabel(provider):  # type: ignore[misc, valid-type]
+        __doc__ = f"Kivy's {provider.__name__}, Japanese broken at phrases (ui.fonts)."
+        text: str  # Kivy's own property, typed for us (an annotation only)
+
+        def render(self, real: bool = False) -> Any:
+            text: str = self.text
+            wrapped = self.phrase_lines(text)
+            if wrapped == text:
+                return super().render(real)
+            self.text = wrapped
+            try:
+                return super().render(real)
+            finally:
+                self.text = text
+
+        def phrase_lines(self, text: str) -> str:
+            uw = self._text_size[0]
+            if not uw or self.options["shorten"] or language() != "ja":
+                return text
+            pad_left, _top, pad_right, _bottom = self.options["padding"]
+            extents = self.get_cached_extents()
+            return japanese_lines(text, uw - pad_left - pad_right,
+                                  lambda line: float(extents(line)[0]))
+
+    label_module.CoreLabel = PhraseLabel
+    _installed_breaks = True

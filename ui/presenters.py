@@ -13,15 +13,25 @@ without opening a window. No Kivy import.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from companion.cards import CATALOGUE, EDITIONS, ROUNDS
+from companion.cards import (
+    ARTIFACTS,
+    CATALOGUE,
+    EDITIONS,
+    HAZARD_TYPES,
+    HAZARDS,
+    ROUNDS,
+    TREASURE_IDS,
+    edition,
+)
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.events import STRATEGIES, Draw, Move, Start
-from companion.notices import CameraStatus, CardHeld, Reason
+from companion.notices import CameraStatus, CardHeld, Corrected, Reason
 from companion.odds import choice_odds, odds
+from companion.players import COLOURS as PLAYER_COLOURS
 from companion.ports import EventStore
 from companion.review import fit_model, review, stored_games
 from companion.rules import RULE_SETS
@@ -34,6 +44,7 @@ from ui.words import (
     decision_line,
     hazard_name,
     last_event,
+    listed,
     names,
     notice_text,
     phase_name,
@@ -51,6 +62,7 @@ __all__ = [
     "ChartView",
     "FinalSeat",
     "GameOverView",
+    "LogPage",
     "PathCardView",
     "PickerTile",
     "PickerView",
@@ -77,6 +89,7 @@ __all__ = [
     "review_view",
     "round_end_view",
     "round_log",
+    "round_log_pages",
     "rules_label",
     "seat_kind_label",
     "table_view",
@@ -108,16 +121,48 @@ HAZARD_BG: Colour = (0.78, 0.16, 0.14, 1)
 ARTIFACT_BG: Colour = (0.20, 0.55, 0.90, 1)
 DARK_TEXT: Colour = (0.08, 0.06, 0.02, 1)
 LIGHT_TEXT: Colour = (1, 1, 1, 1)
-SEAT_COLOURS: tuple[Colour, ...] = (
-    (0.95, 0.35, 0.30, 1),
-    (0.30, 0.75, 0.95, 1),
-    (0.55, 0.85, 0.35, 1),
-    (0.98, 0.80, 0.25, 1),
-    (0.80, 0.50, 0.95, 1),
-    (0.98, 0.55, 0.15, 1),
-    (0.35, 0.90, 0.80, 1),
-    (0.95, 0.55, 0.75, 1),
+
+
+def hex_colour(text: str) -> Colour | None:
+    """"#rrggbb" as a Kivy colour, or None for anything else."""
+    try:
+        r, g, b = (int(text[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    except (ValueError, IndexError):
+        return None
+    return (r, g, b, 1) if len(text) == 7 and text[0] == "#" else None
+
+
+#: The remembered players' palette (companion.players), so a seat that is
+#: nobody remembered still wears a colour a player could have.
+SEAT_COLOURS: tuple[Colour, ...] = tuple(
+    c for c in (hex_colour(h) for h in PLAYER_COLOURS) if c is not None
 )
+
+
+def seat_colours(names_at: Sequence[str], remembered: Mapping[str, Colour]) -> tuple[Colour, ...]:
+    """Each seat's colour: its player's own, as the set-up chips and the
+    statistics show it; a seat nobody remembers, or whose colour an earlier
+    seat already wears, the first of the palette no seat wears.
+
+    >>> seat_colours(["Bo", "Ana"], {"Ana": SEAT_COLOURS[0]}) == (SEAT_COLOURS[1], SEAT_COLOURS[0])
+    True
+    """
+    own = [remembered.get(n) for n in names_at]
+    worn: list[Colour] = []
+    for i, colour in enumerate(own):
+        if colour is None or colour in worn:
+            later = {c for c in own[i + 1:] if c is not None}
+            colour = next((c for c in SEAT_COLOURS if c not in worn and c not in later),
+                          SEAT_COLOURS[i % len(SEAT_COLOURS)])
+        worn.append(colour)
+    return tuple(worn)
+
+
+def _colour(i: int, colours: Sequence[Colour] | None) -> Colour:
+    if colours is not None and i < len(colours):
+        return colours[i]
+    return SEAT_COLOURS[i % len(SEAT_COLOURS)]
+
 
 
 def rules_label(name: str) -> str:
@@ -172,6 +217,33 @@ def card_face(card_id: str) -> CardFace:
 # --- the table screen --------------------------------------------------------------
 
 
+#: The longest path a round can show: every treasure, one hazard of each kind
+#: and every artifact (round 5, none turned before) lie on it before the next
+#: card must be a second hazard, which ends the round on the path too (26).
+LONGEST_PATH = len(TREASURE_IDS) + len(HAZARD_TYPES) + len(ARTIFACTS) + 1
+
+
+def longest_path(state: State) -> int:
+    """The most cards this round's path can hold, the bust's pair included: the
+    box's treasures, one hazard of each kind still in the game, and the
+    artifacts shuffled in for this round (those on its path count, carried
+    out or lost as they may be by now, so the figure holds all round long).
+
+    >>> from companion.engine import new_game
+    >>> seats = ["Ana", "Bo", "Cy"]
+    >>> longest_path(new_game(seats)), longest_path(new_game(seats, "diamant"))
+    (22, 21)
+    """
+    on_path = {p.card for p in state.path}
+    artifacts = sum(
+        1 for a in ARTIFACTS
+        if state.rules.artifacts and a.order <= state.round
+        and (a.id in on_path or a.id not in (*state.lost, *state.carried))
+    )
+    kinds = {c.hazard for c in HAZARDS if c.id not in state.removed}
+    return len(edition(state.edition)) + len(kinds) + artifacts + 1
+
+
 @dataclass(frozen=True)
 class PathCardView:
     pos: int
@@ -180,6 +252,12 @@ class PathCardView:
     note: str  # "Ana took it", "worth 5", "second!" or ""
     faded: bool  # an artifact already carried out
     highlight: bool = False  # one of the pair of hazards that just ended the round
+    # The tile's picture (ui/icons): the hazard's kind, "gem" or "artifact".
+    icon: str = ""
+    value: str = ""  # the big number: a treasure's gems, an artifact's worth now
+    gems: str = ""  # the gems still lying on the card, as a number, or ""
+    chance: str = ""  # the odds' chance that the next card is this hazard's pair
+    taker: Colour | None = None  # the colour of the seat that carried the artifact out
 
 
 @dataclass(frozen=True)
@@ -194,6 +272,7 @@ class SeatView:
     artifacts: str  # "5 + 10" or ""
     choice: str  # "chosen" | "choosing…" | ""
     chosen: bool
+    artifacts_worth: str = ""  # what the artifacts add to the score: "15", or ""
 
 
 @dataclass(frozen=True)
@@ -218,6 +297,10 @@ class TableView:
     artifacts_column: bool = True  # the rule set has artifacts
     game_over: bool = False
     odds: str = ""  # the odds panel, when the table chose to see it
+    # The same without the chance per hazard (each hazard's tile shows its own).
+    odds_short: str = ""
+    status_short: str = ""  # the status without the camera's part, when both do not fit
+    path_room: int = LONGEST_PATH  # the slots the path keeps: longest_path()
     # What a choice gives the seats still in (odds.choice_odds), while choices are
     # due and the table sees the odds: for the panel beside ``odds``.
     choice: str = ""
@@ -291,12 +374,23 @@ def countdown_text(left: float | None) -> str:
     return "" if left is None else str(math.ceil(left))
 
 
+def take_out_line(card: str | None) -> str:
+    """What the table takes out of the game after a bust ("" when nothing):
+    said on the table and on the round's summary alike."""
+    if not card:
+        return ""
+    return _("Take one {hazard} card ({card}) out of the game.").format(
+        hazard=card_name(card), card=card
+    )
+
+
 def table_view(
     state: State,
     *,
     hidden_tents: bool = False,
     due: Collection[int] = (),
     chosen: Collection[int] = (),
+    waiting: Collection[int] | None = None,
     countdown: float | None = None,
     held: str | None = None,
     camera: CameraStatus | None = None,
@@ -307,13 +401,18 @@ def table_view(
     bots: Collection[int] = (),
     ending: bool = False,
     asking: bool = False,
+    colours: Sequence[Colour] | None = None,
 ) -> TableView:
-    """The main screen. ``due``/``chosen`` come from the ChoiceCollector: who, never what."""
+    """The main screen. ``due``/``chosen``/``waiting`` come from the ChoiceCollector
+    (``waiting_for``): who, never what; ``waiting`` defaults to the due seats
+    that have not chosen. ``colours``: each seat's (:func:`seat_colours`); the
+    palette's by seat when None."""
     hide = _hidden(state, hidden_tents)
     hazards_seen: set[str] = set()
     bust = state.last if isinstance(state.last, Bust) else None
     bust_kind = CATALOGUE[bust.card].hazard if bust is not None else None
     worth = state.artifact_worth()
+    chances = _pair_chances(state) if show_odds else {}
     path = []
     for pos, p in enumerate(state.path):
         c = p.kind
@@ -332,10 +431,18 @@ def table_view(
         own = p.left - (state.pooled[1] if state.pooled and state.pooled[0] == pos else 0)
         left = ngettext("{n} left", "{n} left", own).format(n=own) if own else ""
         taken = c.is_artifact and p.taken_by is not None
+        value = str(c.value) if c.is_treasure else str(worth[p.card]) if p.card in worth else ""
+        first = c.is_hazard and note == ""
         path.append(
             PathCardView(
                 pos, card_face(p.card), left, note, taken,
                 highlight=bust_kind is not None and c.hazard == bust_kind,
+                icon=(c.hazard or "").lower() if c.is_hazard else "artifact" if c.is_artifact
+                else "gem",
+                value=value,
+                gems=str(own) if own else "",
+                chance=chances.get(c.hazard or "", "") if first else "",
+                taker=_colour(p.taken_by, colours) if taken and p.taken_by is not None else None,
             )
         )
     seats = []
@@ -345,7 +452,7 @@ def table_view(
             SeatView(
                 index=i,
                 name=bot_name(s.name) if i in bots else s.name,
-                colour=SEAT_COLOURS[i % len(SEAT_COLOURS)],
+                colour=_colour(i, colours),
                 status=status_name(s.status),
                 status_key=s.status.value,
                 hand=str(s.hand),
@@ -353,29 +460,34 @@ def table_view(
                 artifacts=_artifacts([a.value for a in s.artifacts]),
                 choice=(_("chosen") if i in chosen else _("choosing…")) if is_due else "",
                 chosen=is_due and i in chosen,
+                artifacts_worth=str(sum(a.value for a in s.artifacts)) if s.artifacts else "",
             )
         )
     hazards = state.hazards_on_path()
     hazard_line = (
         _("Hazards: {list}").format(
-            list=", ".join(hazard_name(CATALOGUE[h].hazard or "") for h in hazards)
+            list=listed([hazard_name(CATALOGUE[h].hazard or "") for h in hazards])
         )
         if hazards
         else ""
     )
-    remove = ""
-    if state.to_remove:
-        remove = _("Take one {hazard} card ({card}) out of the game.").format(
-            hazard=card_name(state.to_remove), card=state.to_remove
-        )
-    status_parts = [camera_text(camera)] if camera is not None else []
+    remove = take_out_line(state.to_remove)
+    # After the game no card is read: the camera's "tap Turn a card" is no instruction.
+    over = state.phase is Phase.GAME_OVER
+    status_parts = [camera_text(camera)] if camera is not None and not over else []
     if held and state.phase is Phase.CHOOSE and notice != CardHeld(held):  # said already
         status_parts.append(
             _("Waiting for the reveal: {card}").format(card=card_name(held))
         )
+    if isinstance(notice, Corrected) and hide:
+        notice = replace(notice, tents=())  # hidden tents: a correction says no tent
     if notice is not None:
         status_parts.append(notice_text(notice))
-    waiting = [i for i in due if i not in chosen]
+    # What the table must do now comes before what it already knows (the camera).
+    short_parts = status_parts[1:] if camera is not None and len(status_parts) > 1 else (
+        status_parts)
+    if waiting is None:
+        waiting = [i for i in due if i not in chosen]
     on_path = ""
     if state.pooled and state.phase is Phase.CHOOSE:
         rest = state.pooled[1]
@@ -401,6 +513,9 @@ def table_view(
         bust=bust_text,
         artifacts_column=state.rules.artifacts,
         odds=odds_text(state) if show_odds else "",
+        odds_short=odds_text(state, per_hazard=False) if show_odds else "",
+        status_short=" · ".join(short_parts),
+        path_room=longest_path(state),
         choice=choice_text(state) if show_odds else "",
         game_over=state.phase is Phase.GAME_OVER,
         event=last_event(state),
@@ -534,7 +649,8 @@ class RoundEndView:
     goes_to: str  # the screen the button shows: "table" or "game_over"
 
 
-def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
+def round_end_view(state: State, *, hidden_tents: bool = False,
+                   colours: Sequence[Colour] | None = None) -> RoundEndView:
     """What each seat kept in the round that just ended, its tent, artifacts and
     score, and what to do with the cards. Round 5 too: its button leads to the
     final scores."""
@@ -563,7 +679,7 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
         seats.append(
             RoundEndSeat(
                 name=s.name,
-                colour=SEAT_COLOURS[i % len(SEAT_COLOURS)],
+                colour=_colour(i, colours),
                 result=result,
                 banked=HIDDEN if hide else str(s.banked),
                 artifacts=_artifacts(values),
@@ -574,18 +690,14 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
         )
     bust = isinstance(state.last, Bust)
     how = last_event(state) if bust else _("Everyone has left the temple.")
-    remove = ""
-    if state.to_remove:
-        remove = _("Take one {hazard} card ({card}) out of the game.").format(
-            hazard=card_name(state.to_remove), card=state.to_remove
-        )
+    remove = take_out_line(state.to_remove)
     lost = ""
     if end and end.lost:
         lost = ngettext(
             "Left on the path and gone for good: {cards}.",
             "Left on the path and gone for good: {cards}.",
             len(end.lost),
-        ).format(cards=", ".join(card_name(c) for c in end.lost))
+        ).format(cards=listed([card_name(c) for c in end.lost]))
     nxt = ""
     if state.phase is Phase.ROUND_OVER and state.next_artifact:
         nxt = _("Shuffle {card} ({id}) into the deck for round {round}.").format(
@@ -638,7 +750,7 @@ class GameOverView:
     chart: ChartView
 
 
-def chart_view(state: State) -> ChartView:
+def chart_view(state: State, colours: Sequence[Colour] | None = None) -> ChartView:
     """Scores after each round: what the final scores add up to, artifacts included."""
     series = tuple(
         tuple(row[i] for row in state.score_history) for i in range(len(state.seats))
@@ -650,7 +762,7 @@ def chart_view(state: State) -> ChartView:
         rounds=ROUNDS,
         top=int(math.ceil(top / step) * step),
         series=series,
-        colours=tuple(SEAT_COLOURS[i % len(SEAT_COLOURS)] for i in range(len(state.seats))),
+        colours=tuple(_colour(i, colours) for i in range(len(state.seats))),
         labels=tuple(s.name for s in state.seats),
     )
 
@@ -696,12 +808,12 @@ def _tie_breaks(state: State, winners: Sequence[int]) -> str:
     return " ".join(said)
 
 
-def game_over_view(state: State) -> GameOverView:
+def game_over_view(state: State, colours: Sequence[Colour] | None = None) -> GameOverView:
     """Final scores ranked by the rules (score, then artifacts), the winner(s), the
     tie-breaks, and the chart of scores."""
     winners = state.winners if state.phase is Phase.GAME_OVER else ()
-    # Two msgids, not ngettext: "Winner: {names}" is describe.py's msgid too,
-    # and "Winners" is only ever said of two or more seats.
+    # Two msgids, not ngettext: "Winner: {names}" is the command line's msgid
+    # too (ui/words.py), and "Winners" is only ever said of two or more seats.
     one = len(winners) == 1
     win_text = (_("Winner: {names}") if one else _("Winners: {names}")).format(
         names=names(state, list(winners))
@@ -711,7 +823,7 @@ def game_over_view(state: State) -> GameOverView:
     seats = tuple(
         FinalSeat(
             name=state.seats[i].name,
-            colour=SEAT_COLOURS[i % len(SEAT_COLOURS)],
+            colour=_colour(i, colours),
             banked=str(state.seats[i].banked),
             artifacts=_artifacts([a.value for a in state.seats[i].artifacts]),
             score=str(state.seats[i].score),
@@ -727,7 +839,7 @@ def game_over_view(state: State) -> GameOverView:
         tie_break=_tie_breaks(state, winners),
         columns=_score_columns(state, this_round=False),
         seats=seats,
-        chart=chart_view(state),
+        chart=chart_view(state, colours),
     )
 
 
@@ -758,7 +870,7 @@ def setup_problem(names_given: Sequence[str], kinds: Sequence[str] = ()) -> str:
 def resume_text(state: State) -> str:
     """A stored unfinished game as the setup screen offers it."""
     return _("Resume: round {round}, {names}").format(
-        round=state.round, names=", ".join(s.name for s in state.seats)
+        round=state.round, names=listed([s.name for s in state.seats])
     )
 
 
@@ -831,6 +943,8 @@ def review_working() -> tuple[str, str]:
 def review_view(
     session: Session,
     bots: Collection[int] = (),
+    colours: Sequence[Colour] | None = None,
+    *,
     store: EventStore | None = None,
     game: int | None = None,
 ) -> ReviewView:
@@ -846,7 +960,7 @@ def review_view(
     rows = tuple(
         ReviewRow(
             name=bot_name(s.name) if s.seat in bots else s.name,
-            colour=SEAT_COLOURS[s.seat % len(SEAT_COLOURS)],
+            colour=_colour(s.seat, colours),
             total=str(s.total),
             choices=signed(s.choices),
             luck=signed(s.luck),
@@ -869,8 +983,18 @@ def review_view(
 # --- the odds of the next card ---------------------------------------------------------
 
 
-def odds_text(state: State) -> str:
-    """The odds panel: the chance the next card busts, and what the deck still holds."""
+def _pair_chances(state: State) -> dict[str, str]:
+    """Per hazard kind on the path, the chance that the next card is its pair: "2/13"."""
+    o = odds(state)
+    if o is None:
+        return {}
+    # A kind with no copy left cannot pair: its tile says nothing (not "0/1").
+    return {kind: f"{f.numerator}/{f.denominator}" for kind, f in o.by_hazard if f}
+
+
+def odds_text(state: State, *, per_hazard: bool = True) -> str:
+    """The odds panel: the chance the next card busts (``per_hazard``: and of each
+    hazard kind on the path), and what the deck still holds."""
     o = odds(state)
     if o is None:
         return ""
@@ -885,22 +1009,26 @@ def odds_text(state: State) -> str:
 
     # A kind whose other copies are all out of the game cannot bust: not listed.
     can_bust = [(kind, f) for kind, f in o.by_hazard if f]
-    if can_bust:
-        kinds = ", ".join(
+    if can_bust and per_hazard:
+        kinds = listed([
             _("{hazard} {fraction}").format(
                 hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"
             )
             for kind, f in can_bust
-        )
+        ])
         bust = _("Next card busts: {chance}: {kinds}").format(chance=chance(o.bust), kinds=kinds)
     else:
         bust = _("Next card busts: {chance}").format(chance=chance(o.bust))
-    left = ngettext(
-        "{cards} card and {gems} gems left; a treasure gives each of {seats} about {each}",
-        "{cards} cards and {gems} gems left; a treasure gives each of {seats} about {each}",
-        o.cards_left,
-    ).format(cards=o.cards_left, gems=o.gems_left, seats=o.seats_in,
-             each=decimal(float(o.treasure_each)))
+    # Each count in a phrase of its own: "1 card and 1 gems" came from one plural for both.
+    left = _("{cards} and {gems} left; {treasure}").format(
+        cards=ngettext("{n} card", "{n} cards", o.cards_left).format(n=o.cards_left),
+        gems=ngettext("{n} gem", "{n} gems", o.gems_left).format(n=o.gems_left),
+        treasure=ngettext(
+            "{n} seat still in: a treasure gives about {each}",
+            "a treasure gives each of the {n} about {each}",
+            o.seats_in,
+        ).format(n=o.seats_in, each=decimal(float(o.treasure_each))),
+    )
     return f"{bust}\n{left}"
 
 
@@ -935,6 +1063,14 @@ def choice_text(state: State) -> str:
 # --- the round log ---------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class LogPage:
+    """A page of the round log: the round it shows, and its lines."""
+
+    heading: str  # "Round 2"
+    lines: tuple[str, ...]
+
+
 def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]:
     """The game card by card, as Board Game Arena's log: what each card gave,
     who left with what, who busted on which hazard, the artifacts and their values.
@@ -943,13 +1079,38 @@ def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]
     resolved (``Session.moves`` and ``Session.states``), so it follows both.
     """
     lines: list[str] = []
+    for heading, said in _log_rounds(moves, states):
+        lines += [heading, *said]
+    return tuple(lines)
+
+
+def round_log_pages(
+    moves: Sequence[Move], states: Sequence[State], per_page: int
+) -> tuple[LogPage, ...]:
+    """The round log a page at a time, one round a page (a long round on
+    several, each headed by its round), so every page says which round it is;
+    the last page is the round on the table. ``per_page``: lines under the
+    heading. A long round's pages are counted back from its newest line, so
+    the page it opens on is full."""
+    pages = []
+    for heading, said in _log_rounds(moves, states):
+        ends = range(len(said), 0, -per_page) if said else [0]
+        pages += [LogPage(heading, tuple(said[max(0, end - per_page) : end]))
+                  for end in reversed(ends)]
+    return tuple(pages) or (LogPage(_("Round {round}").format(round=states[-1].round), ()),)
+
+
+def _log_rounds(moves: Sequence[Move], states: Sequence[State]) -> list[tuple[str, list[str]]]:
+    """The round log's lines, under each round's heading."""
+    rounds: list[tuple[str, list[str]]] = []
     shown_round = 0
     for move, state in zip(moves, states, strict=True):
         if isinstance(move, Start):
             continue
         if state.round != shown_round:
             shown_round = state.round
-            lines.append(_("Round {round}").format(round=state.round))
+            rounds.append((_("Round {round}").format(round=state.round), []))
+        lines = rounds[-1][1]
         said = last_event(state)
         if isinstance(move, Draw) and CATALOGUE[move.card].is_treasure:
             # The split's sentence does not name its card; the others do.
@@ -957,11 +1118,11 @@ def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]
         if said:
             lines.append(said)
         if isinstance(state.last, Bust) and state.last.losses:
-            lines.append(_("Busted: {seats}").format(seats=", ".join(
+            lines.append(_("Busted: {seats}").format(seats=listed([
                 _("{name} (lost {n})").format(name=state.seats[seat].name, n=lost)
                 for seat, lost in state.last.losses
-            )))
-    return tuple(lines)
+            ])))
+    return rounds
 
 
 # --- the in-game menu ----------------------------------------------------------------
