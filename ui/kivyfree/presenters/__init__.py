@@ -36,7 +36,10 @@ from ui.kivyfree.presenters.game_over import (
     place_name,
 )
 from ui.kivyfree.presenters.menu import rules_reminder
-from ui.kivyfree.presenters.odds import odds_text
+from ui.kivyfree.presenters.odds import (
+    choice_text,
+    odds_text,
+)
 from ui.kivyfree.presenters.picker import (
     PickerTile,
     PickerView,
@@ -46,6 +49,7 @@ from ui.kivyfree.presenters.review import (
     ReviewRow,
     ReviewView,
     review_view,
+    review_working,
 )
 from ui.kivyfree.presenters.round_end import (
     RoundEndSeat,
@@ -118,6 +122,7 @@ __all__ = [
     "bots_label",
     "card_face",
     "chart_view",
+    "choice_text",
     "clipped_name",
     "countdown_text",
     "deck_label",
@@ -133,6 +138,7 @@ __all__ = [
     "prompt",
     "resume_text",
     "review_view",
+    "review_working",
     "round_end_view",
     "round_log",
     "round_log_pages",

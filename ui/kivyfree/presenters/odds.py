@@ -5,10 +5,11 @@ State in, frozen view model out; no Kivy.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 from companion.engine import State
-from companion.odds import odds
+from companion.odds import choice_odds, odds
 from ui.kivyfree.i18n import _, ngettext
 from ui.kivyfree.words import (
     decimal,
@@ -22,7 +23,8 @@ def pair_chances(state: State) -> dict[str, str]:
     o = odds(state)
     if o is None:
         return {}
-    return {kind: f"{f.numerator}/{f.denominator}" for kind, f in o.by_hazard}
+    # A kind with no copy left cannot pair: its tile says nothing (not "0/1").
+    return {kind: f"{f.numerator}/{f.denominator}" for kind, f in o.by_hazard if f}
 
 
 def odds_text(state: State, *, per_hazard: bool = True) -> str:
@@ -33,16 +35,21 @@ def odds_text(state: State, *, per_hazard: bool = True) -> str:
         return ""
 
     def chance(f: Fraction) -> str:
+        # Half a per cent rounds up, as a player would say it (1/8 is 13 %, not
+        # Python's round-half-to-even 12 %).
         return _("{fraction} ({percent} %)").format(
-            fraction=f"{f.numerator}/{f.denominator}" if f else "0", percent=round(f * 100)
+            fraction=f"{f.numerator}/{f.denominator}" if f else "0",
+            percent=math.floor(f * 100 + Fraction(1, 2)),
         )
 
-    if o.by_hazard and per_hazard:
+    # A kind whose other copies are all out of the game cannot bust: not listed.
+    can_bust = [(kind, f) for kind, f in o.by_hazard if f]
+    if can_bust and per_hazard:
         kinds = listed([
             _("{hazard} {fraction}").format(
                 hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"
             )
-            for kind, f in o.by_hazard
+            for kind, f in can_bust
         ])
         bust = _("Next card busts: {chance}: {kinds}").format(chance=chance(o.bust), kinds=kinds)
     else:
@@ -58,3 +65,31 @@ def odds_text(state: State, *, per_hazard: bool = True) -> str:
         ).format(n=o.seats_in, each=decimal(float(o.treasure_each))),
     )
     return f"{bust}\n{left}"
+
+
+def _per_cent(f: Fraction) -> int:
+    return math.floor(f * 100 + Fraction(1, 2))
+
+
+def choice_text(state: State) -> str:
+    """For the seats still in, while choices are due: what leaving now banks
+    (alone, and if all of them leave), the chance of no bust in the next 1, 2
+    and 3 cards, and one more card against leaving now by the review's model."""
+    c = choice_odds(state)
+    if c is None:
+        return ""
+    if c.seats_in == 1:
+        bank = _("Leaving now banks {alone}").format(alone=c.alone)
+    else:
+        bank = ngettext(
+            "Leaving now banks {alone} alone, {each} if all {n} leave",
+            "Leaving now banks {alone} alone, {each} if all {n} leave",
+            c.seats_in,
+        ).format(alone=c.alone, each=c.all_leave, n=c.seats_in)
+    survive = _("No bust in the next 1, 2, 3 cards: {one} %, {two} %, {three} %").format(
+        one=_per_cent(c.survive[0]), two=_per_cent(c.survive[1]), three=_per_cent(c.survive[2])
+    )
+    value = _("One more card, then leaving: {more} on average; leaving now: {now}").format(
+        more=decimal(c.one_more), now=decimal(c.leave)
+    )
+    return f"{bank}\n{survive}\n{value}"

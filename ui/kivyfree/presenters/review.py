@@ -8,12 +8,16 @@ from __future__ import annotations
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
-from companion.review import review
+from companion.ports import EventStore
+from companion.review import fit_model, review, stored_games
 from companion.session import Session
 from ui.kivyfree.i18n import _
 from ui.kivyfree.presenters.common import Colour, seat_colour
 from ui.kivyfree.presenters.seats import bot_name
-from ui.kivyfree.words import signed
+from ui.kivyfree.words import (
+    decision_line,
+    signed,
+)
 
 
 @dataclass(frozen=True)
@@ -23,6 +27,10 @@ class ReviewRow:
     total: str
     choices: str
     luck: str
+    # The seat's three largest swings, largest first, each a decision in words
+    # (with its uncertainty, and whether it was a mistake): for a layout that
+    # shows them under the row.
+    swings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -33,10 +41,28 @@ class ReviewView:
     rows: tuple[ReviewRow, ...]
 
 
-def review_view(session: Session, bots: Collection[int] = (),
-                colours: Sequence[Colour] | None = None) -> ReviewView:
-    """The game-over review: per seat its total, and its choices against its luck."""
-    result = review(session)
+def review_working() -> tuple[str, str]:
+    """The review panel's title and text while the review is worked out."""
+    return _("Choices vs luck"), _("Working out every decision of the game…")
+
+
+def review_view(
+    session: Session,
+    bots: Collection[int] = (),
+    colours: Sequence[Colour] | None = None,
+    *,
+    store: EventStore | None = None,
+    game: int | None = None,
+) -> ReviewView:
+    """The game-over review: per seat its total, and its choices against its luck.
+
+    With the ``store``, the other seats' model is fitted to these players'
+    stored games (``game``: this one's number there, not counted twice;
+    docs/review.md); it takes seconds: call it off the UI thread.
+    """
+    history = stored_games(store, session, game) if store is not None else []
+    model, info = fit_model(session, history)
+    result = review(session, model, info)
     rows = tuple(
         ReviewRow(
             name=bot_name(s.name) if s.seat in bots else s.name,
@@ -44,14 +70,16 @@ def review_view(session: Session, bots: Collection[int] = (),
             total=str(s.total),
             choices=signed(s.choices),
             luck=signed(s.luck),
+            swings=tuple(decision_line(d) for d in s.swings),
         )
         for s in result.seats
     )
     return ReviewView(
         title=_("Choices vs luck"),
         explain=_(
-            "Choices: what each torch or camp gained over the other choice, at the odds of "
-            "the moment. Luck: what the cards gave beyond their average."
+            "Choices: what each torch or camp gained over the other choice, the round "
+            "played on many times with the other seats as they usually choose. Luck: what "
+            "the cards gave beyond their average."
         ),
         headers=(_("seat"), _("score"), _("choices"), _("luck")),
         rows=rows,
