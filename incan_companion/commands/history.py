@@ -38,19 +38,47 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 
 def stored_games(path: Path) -> list[Played]:
-    """Every game of the data file at ``path`` that replays, newest first (read-only)."""
+    """Every game of the data file at ``path`` that replays, newest first.
+
+    Read-only, unless games need their summaries made (a file the app never
+    opened since a migration: a replay of each, 30 s for 5,000 games) and
+    the file is this user's own at the current schema: then they are made
+    under the writer's lock and kept, so the next ``stats`` reads them. A
+    file in use (the app running), of another user (root's -wal beside the
+    service's file would lock the service out) or of an older schema (never
+    migrated by a reading command) is only read.
+    """
     from companion.ports import StoredDataError
     from incan_companion.commands.game import check_data_file
     from storage import StorageFailed, Store
 
     check_data_file(path)
     try:
-        with Store(path, readonly=True) as store:
-            return store.history()
+        with Store(path, readonly=True) as reader:
+            if not _keeps_summaries(path, reader):
+                return reader.history()
+        try:
+            writer = Store(path)
+        except StoredDataError:  # in use, no access, a full disk: read it as it is
+            with Store(path, readonly=True) as reader:
+                return reader.history()
+        with writer:
+            return writer.history()
     except StorageFailed:
         raise  # the disk failed, not the input: exit 1
     except StoredDataError as e:
         raise BadInput(str(e)) from None
+
+
+def _keeps_summaries(path: Path, reader: Any) -> bool:
+    """Whether ``stats`` should make and keep the summaries ``reader``'s file lacks."""
+    import os
+
+    from storage.schema import SCHEMA_VERSION
+
+    if reader._version != SCHEMA_VERSION or os.stat(path).st_uid != os.geteuid():
+        return False
+    return bool(reader.missing_summaries())
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
