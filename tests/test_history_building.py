@@ -25,6 +25,7 @@ from companion.games import Games  # noqa: E402
 from companion.session import Session  # noqa: E402
 from companion.simulate import random_events  # noqa: E402
 from companion.stats import summarize  # noqa: E402
+from incan_companion.cli import main  # noqa: E402
 from incan_companion.commands import app as app_command  # noqa: E402
 from incan_companion.commands.history import stored_games  # noqa: E402
 from storage import Store  # noqa: E402
@@ -156,15 +157,34 @@ def test_few_missing_summaries_are_made_as_before(data: Path) -> None:
         assert games.building is None and games.unfinished() == 6
 
 
-def test_stats_keeps_the_summaries_it_makes_on_its_own_file(data: Path) -> None:
-    games = stored_games(data)
+def stats(data: Path) -> int:
+    return main(["stats", str(data)])
+
+
+def test_stats_keeps_the_summaries_it_makes_on_its_own_file(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    games, made = stored_games(data)
     assert [g.game for g in games] == [6, 5, 4, 3, 2, 1]
+    assert [m[0] for m in made] == [6, 5, 4, 3, 2, 1] and kept(data) == {}  # read-only
+    assert stats(data) == 0
+    shown = capsys.readouterr().out
     with Store(data, readonly=True) as store:
         assert kept(data) == {g.id: g.events for g in store.games()}
-    assert stored_games(data) == games  # read from what was kept: the same
+    assert stored_games(data) == (games, [])  # read from what was kept: the same games
+    assert stats(data) == 0 and capsys.readouterr().out == shown
 
 
-def test_stats_only_reads_a_file_in_use_or_of_another_user(data: Path) -> None:
+def test_stats_keeps_nothing_on_bad_input(data: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    before = data.read_bytes()
+    assert main(["stats", str(data), "--player", "Zed"]) == 2
+    assert "no finished game of a player named 'Zed'" in capsys.readouterr().err
+    assert data.read_bytes() == before and kept(data) == {}
+
+
+def test_stats_only_reads_a_file_in_use_or_of_another_user(
+    data: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     holder = subprocess.Popen(  # the app, another process, holds the writer's lock
         [sys.executable, "-c", "import sys; from storage import Store; s = Store(sys.argv[1]); "
          "print('held', flush=True); sys.stdin.read()", str(data)],
@@ -172,14 +192,14 @@ def test_stats_only_reads_a_file_in_use_or_of_another_user(data: Path) -> None:
     )  # fmt: skip
     try:
         assert holder.stdout is not None and holder.stdout.readline() == "held\n"
-        games = stored_games(data)
+        assert stats(data) == 0
     finally:
         holder.communicate("", timeout=60)
-    assert len(games) == 6 and kept(data) == {}
+    shown = capsys.readouterr().out
+    assert "1 unfinished" in shown and kept(data) == {}
     if os.geteuid() != 0:
         return  # the other user's file needs root to make
     os.chown(data, 65534, 65534)
     before = data.read_bytes()
-    assert stored_games(data) == games
+    assert stats(data) == 0 and capsys.readouterr().out == shown
     assert kept(data) == {} and data.read_bytes() == before
-    assert not Path(f"{data}-wal").exists() or Path(f"{data}-wal").stat().st_size == 0
