@@ -92,7 +92,8 @@ def _header_problem(head: bytes) -> str | None:
     header still deletes the ``-wal`` beside it when it closes, and the file would
     be set aside without its last commits (byte 47: 7 acknowledged events lost).
 
-    >>> good = bytearray(SQLITE_MAGIC + bytes(84)); good[16:24] = bytes([16, 0, 2, 2, 0, 64, 32, 32])
+    >>> good = bytearray(SQLITE_MAGIC + bytes(84))
+    >>> good[16:24] = bytes([16, 0, 2, 2, 0, 64, 32, 32])
     >>> _header_problem(bytes(good)) is None
     True
     >>> good[47] = 5; _header_problem(bytes(good))
