@@ -307,6 +307,17 @@ if [ "$DRY_RUN" = 1 ]; then
 else
     wheel=$(find "$BUILD/dist" -maxdepth 1 -type f -name 'incan_companion-*.whl' -print -quit)
     [ -n "$wheel" ] || die "the build made no wheel in $BUILD/dist"
+    # Only the app's own packages: a .pth file (or a module beside them) would
+    # run at every start of the venv's Python, pip's as root included. Read by
+    # Debian's Python, not the venv's.
+    "$SYSTEM_PYTHON" - "$wheel" <<'PY' || die "the wheel built from $SOURCE holds files outside the app's packages"
+import sys, zipfile
+ours = {"companion", "hardware", "incan_companion", "storage", "ui", "vision", "web"}
+for name in zipfile.ZipFile(sys.argv[1]).namelist():
+    top = name.split("/")[0]
+    if name.endswith(".pth") or not (top in ours or top.endswith(".dist-info")):
+        sys.exit(f"install.sh: {name}: not a file of the app's packages")
+PY
 fi
 # Even when its version number did not change, so an update after `git pull` lands.
 run "$VENV/bin/python" -m pip install --disable-pip-version-check \
@@ -331,10 +342,11 @@ try:
 except ConfigError as e:
     sys.exit(f"install.sh: {e}")
 print(f"    config ok: rules {c.rules}, {c.seats} seats, camera {c.camera.source}")'
+# As the app's user: the app's code is the checkout's, never run as root.
 if [ "$DRY_RUN" = 1 ]; then
-    echo "+ $VENV/bin/python -c 'incan_companion.config.load($CONFIG)'  # check it, name any bad key"
+    echo "+ runuser -u $APP_USER -- $VENV/bin/python -c 'incan_companion.config.load($CONFIG)'  # check it, name any bad key"
 else
-    "$VENV/bin/python" -c "$CHECK_CONFIG" "$CONFIG"
+    runuser -u "$APP_USER" -- "$VENV/bin/python" -c "$CHECK_CONFIG" "$CONFIG"
 fi
 
 # Inside the data directory the app's user can rename anything and plant

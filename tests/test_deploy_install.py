@@ -154,7 +154,7 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
 
     assert f"+ install -d -m 0755 {p['config'].parent}" in commands
     assert f"+ install -m 0644 {ROOT}/deploy/config.example.toml {p['config']}" in commands
-    check = f"+ {venv}/bin/python -c 'incan_companion.config.load("
+    check = f"+ runuser -u incan-test-nobody -- {venv}/bin/python -c 'incan_companion.config.load("
     assert any(c.startswith(check) for c in commands)
     assert (
         f"+ install -d -o incan-test-nobody -g incan-test-nobody -m 0750 {p['data']}" in commands
