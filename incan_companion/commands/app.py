@@ -184,14 +184,15 @@ def cmd_run(args: argparse.Namespace) -> int:
 #: Games without a kept summary replayed on the UI thread as before (about 6 ms
 #: each on a Pi 4); more are made on a thread of their own, the screens saying so.
 FEW_SUMMARIES = 20
-#: Summaries made between two words to the UI thread (each batch one transaction).
-SUMMARY_BATCH = 50
+#: Summaries made between two words to the UI thread (each batch one transaction,
+#: one sync: with 50 a batch the 5,000 of bench/history.py took 13.1 s, with 200 8.8 s).
+SUMMARY_BATCH = 200
 
 
 def build_history_later(games: Any, store: Any, post: Any) -> Any:
     """After a migration (or a file built elsewhere) every game's summary is made
-    once: 40 s for 5,000 games, which on the UI thread kept the first screen from
-    being drawn. More than :data:`FEW_SUMMARIES` are made on a thread of their own
+    once: 10 s for 5,000 games (40 s on a busy machine), which on the UI thread
+    kept the first screen from being drawn. More than :data:`FEW_SUMMARIES` are made on a thread of their own
     with a read-only connection, from the first frame on (the hook returned; None
     when there are few); the UI thread keeps each batch (the one writer) and the
     set-up and history screens say how far it is (:mod:`ui.history_building`).
