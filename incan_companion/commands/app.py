@@ -192,10 +192,11 @@ SUMMARY_BATCH = 200
 def build_history_later(games: Any, store: Any, post: Any) -> Any:
     """After a migration (or a file built elsewhere) every game's summary is made
     once: 10 s for 5,000 games (40 s on a busy machine), which on the UI thread
-    kept the first screen from being drawn. More than :data:`FEW_SUMMARIES` are made on a thread of their own
-    with a read-only connection, from the first frame on (the hook returned; None
-    when there are few); the UI thread keeps each batch (the one writer) and the
-    set-up and history screens say how far it is (:mod:`ui.history_building`).
+    kept the first screen from being drawn. More than :data:`FEW_SUMMARIES` are
+    made on a thread of their own with a read-only connection, from the first
+    frame on (the hook returned; None when there are few); the UI thread keeps
+    each batch (the one writer) and the set-up and history screens say how far
+    it is (:mod:`ui.history_building`).
     ``games.building`` is set here, before the first screen asks for the
     unfinished game, which it would replay them all to find."""
     from companion.games import best_effort
