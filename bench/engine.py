@@ -1,15 +1,20 @@
 """Engine figures: replay of a full game, many random games, CLI start-up.
 
-    python bench/engine.py [--games 10000]
+    python bench/engine.py [--games 10000] [--cli-only]
 
 Prints one line per figure. The baseline for the CLI start-up is a bare
-`python -c pass` in the same run, so the ratio is what our code adds.
+`python -c pass` in the same run, so the ratio is what our code adds. Each
+command's wall time, its CPU time (user + system, which a loaded machine
+stretches far less than the wall clock) and the modules it imports
+(``-X importtime``: a count no load changes) are printed beside each other.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -42,16 +47,35 @@ def time_replay(lines: list[str], repeat: int = 200) -> float:
     return statistics.median(times)
 
 
-def time_commands(commands: list[list[str]], repeat: int = 20) -> list[float]:
-    """The median wall time of each command, run in turn ``repeat`` times, so
-    that a busy moment of the machine falls on all of them alike."""
-    times: list[list[float]] = [[] for _ in commands]
+def _children_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+def time_commands(
+    commands: list[tuple[list[str], dict[str, str]]], repeat: int = 20
+) -> list[tuple[float, float]]:
+    """The median wall time and CPU time of each command (its arguments and
+    environment), run in turn ``repeat`` times, so that a busy moment of the
+    machine falls on all of them alike."""
+    walls: list[list[float]] = [[] for _ in commands]
+    cpus: list[list[float]] = [[] for _ in commands]
     for _ in range(repeat):
-        for args, took in zip(commands, times, strict=True):
+        for (args, env), wall, cpu in zip(commands, walls, cpus, strict=True):
+            c = _children_cpu()
             t = time.perf_counter()
-            subprocess.run(args, check=True, capture_output=True)
-            took.append(time.perf_counter() - t)
-    return [statistics.median(took) for took in times]
+            subprocess.run(args, check=True, capture_output=True, env=env)
+            wall.append(time.perf_counter() - t)
+            cpu.append(_children_cpu() - c)
+    return [(statistics.median(w), statistics.median(c)) for w, c in zip(walls, cpus, strict=True)]
+
+
+def modules_imported(args: list[str], env: dict[str, str]) -> int:
+    """How many modules a command imports, by ``python -X importtime``."""
+    done = subprocess.run([sys.executable, "-X", "importtime", *args],
+                          check=True, capture_output=True, text=True, env=env)  # fmt: skip
+    return sum(1 for line in done.stderr.splitlines()
+               if line.startswith("import time:") and "[us]" not in line)  # fmt: skip
 
 
 def fullest_round(seeds: range) -> Session:
@@ -99,7 +123,14 @@ def time_picker(session: Session, repeat: int = 30) -> tuple[float, float]:
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--cli-only", action="store_true", help="only the command line's figures")
     opts = parser.parse_args()
+    if not opts.cli_only:
+        engine_figures(opts.games)
+    cli_figures()
+
+
+def engine_figures(games: int) -> None:
 
     lines = full_game_log(7)
     per_game = time_replay(lines)
@@ -107,15 +138,15 @@ def main() -> None:
 
     t = time.perf_counter()
     events = 0
-    for seed in range(opts.games):
+    for seed in range(games):
         played = list(random_events(random.Random(seed), mistakes=0.02))
         events += len(played)
         _, last = played[-1]
         Session.replay(last.log)
     took = time.perf_counter() - t
     print(
-        f"{opts.games} random games played and replayed ({events} events): {took:.1f} s"
-        f" ({took / opts.games * 1000:.2f} ms a game)"
+        f"{games} random games played and replayed ({events} events): {took:.1f} s"
+        f" ({took / games * 1000:.2f} ms a game)"
     )
 
     fullest = fullest_round(range(300))
@@ -125,6 +156,9 @@ def main() -> None:
         f" opened: {picker * 1000:.2f} ms (trying each of the 35 cards: {tried * 1000:.2f} ms,"
         f" {picker / tried:.2f}x)"
     )
+
+
+def cli_figures() -> None:
 
     # Bytecode for every module of ours that changed, as the set-up script
     # writes it: where PYTHONDONTWRITEBYTECODE is set, a changed module would
@@ -136,17 +170,27 @@ def main() -> None:
                    cwd=root, check=True, capture_output=True)
     with tempfile.TemporaryDirectory() as folder:
         log = Path(folder) / "game.jsonl"
-        log.write_text("\n".join(lines) + "\n")
+        log.write_text("\n".join(full_game_log(7)) + "\n")
+        # A device has a config file (the language in it), a desktop often none.
+        config = Path(folder) / "config.toml"
+        config.write_text('[game]\nlanguage = "en"\nseats = 5\n')
         command = str(Path(sys.executable).with_name("incan-companion"))
-        bare, replay, text, usage = time_commands([
-            [sys.executable, "-c", "pass"],
-            [command, "replay", str(log), "--json"],
-            [command, "replay", str(log)],
-            [command, "--help"],
-        ])
-    print(f"CLI start-up, median of 20 (bare `python -c pass`: {bare * 1000:.0f} ms):")
-    for name, took in (("replay --json", replay), ("replay (words)", text), ("--help", usage)):
-        print(f"  {name:<15} {took * 1000:4.0f} ms  {took / bare:.2f}x bare python")
+        none = {**os.environ, "INCAN_CONFIG": str(Path(folder) / "none.toml")}
+        configured = {**os.environ, "INCAN_CONFIG": str(config)}
+        runs = {
+            "bare python": (["-c", "pass"], none),
+            "replay --json": ([command, "replay", str(log), "--json"], none),
+            "replay (words)": ([command, "replay", str(log)], none),
+            "  with a config": ([command, "replay", str(log)], configured),
+            "--help": ([command, "--help"], none),
+        }
+        timed = time_commands([([sys.executable, *args], env) for args, env in runs.values()])
+        counts = [modules_imported(args, env) for args, env in runs.values()]
+    (bare_wall, bare_cpu), *_ = timed
+    print("CLI start-up, median of 20, against a bare `python -c pass` in the same run:")
+    for name, (wall, cpu), count in zip(runs, timed, counts, strict=True):
+        print(f"  {name:<15} {wall * 1000:4.0f} ms {wall / bare_wall:.2f}x wall,"
+              f" {cpu * 1000:4.0f} ms {cpu / bare_cpu:.2f}x CPU, {count} modules")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -35,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -104,11 +105,18 @@ def child(cards: int, seed: int) -> dict[str, Any]:
 
     # --- the device, with a clock on each stage -----------------------------------
     marks: dict[str, dict[str, float]] = {card: {} for card in rests}
+    # Beside each time, Kivy's frame count and the UI thread's CPU time: the
+    # frames a stage waits and the work it does, which no load stretches.
+    frames: dict[str, dict[str, int]] = {card: {} for card in rests}
+    cpu: dict[str, dict[str, float]] = {card: {} for card in rests}
     current: list[str] = []  # the card on its way (set when the scanner hands it over)
 
     def mark(stage: str) -> None:
         if current and stage not in marks[current[-1]]:
             marks[current[-1]][stage] = time.perf_counter()
+            frames[current[-1]][stage] = Clock.frames
+            if threading.current_thread() is threading.main_thread():
+                cpu[current[-1]][stage] = time.thread_time()
 
     def post(fn: Any) -> None:
         def run(dt: float) -> None:
@@ -191,6 +199,8 @@ def child(cards: int, seed: int) -> dict[str, Any]:
     device.close()
 
     samples: dict[str, list[float]] = {stage: [] for stage in STAGES}
+    waited: list[int] = []  # Kivy frames from the refresh to the swap that shows it
+    drawing: list[float] = []  # the UI thread's CPU ms over the same step
     missed = 0
     for card, index in rests.items():
         got = marks[card]
@@ -200,7 +210,10 @@ def child(cards: int, seed: int) -> dict[str, Any]:
         t0 = source.captured[index]
         for stage in STAGES:
             samples[stage].append((got[stage] - t0) * 1000)
+        waited.append(frames[card]["drawn"] - frames[card]["refreshed"])
+        drawing.append((cpu[card]["drawn"] - cpu[card]["refreshed"]) * 1000)
     return {"samples": samples, "missed": missed, "decode_ms": decode_ms,
+            "waited": waited, "drawing_ms": drawing,
             "path": [p.card for p in table.state.path]}
 
 
@@ -228,6 +241,8 @@ def main() -> int:
     for clock in clocks:
         pooled: dict[str, list[float]] = {stage: [] for stage in STAGES}
         decode: list[float] = []
+        waited: list[int] = []
+        drawing: list[float] = []
         missed = 0
         for run in range(args.runs):
             env = {**os.environ, "KIVY_CLOCK": clock}
@@ -243,6 +258,8 @@ def main() -> int:
             for stage in STAGES:
                 pooled[stage] += result["samples"][stage]
             decode += result["decode_ms"]
+            waited += result["waited"]
+            drawing += result["drawing_ms"]
             missed += result["missed"]
         n = len(pooled["drawn"])
         print(f"\nKIVY_CLOCK={clock}: {n} cards shown, {missed} not shown")
@@ -254,6 +271,9 @@ def main() -> int:
         print(f"  payout on screen: median {statistics.median(drawn):.0f} ms, "
               f"p90 {pct(drawn, 0.9):.0f} ms = {statistics.median(drawn) / frame_ms:.1f} / "
               f"{pct(drawn, 0.9) / frame_ms:.1f} camera frames")
+        print(f"  refreshed -> drawn: {statistics.mean(waited):.2f} frames of Kivy's clock on"
+              f" average (most {max(waited)}), {statistics.median(drawing):.1f} ms of the UI"
+              f" thread's CPU (p90 {pct(drawing, 0.9):.1f})")
         print(f"  decode per frame: median {statistics.median(decode):.1f} ms, "
               f"p90 {pct(decode, 0.9):.1f} ms over {len(decode)} frames")
     return 0

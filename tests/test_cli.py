@@ -194,3 +194,63 @@ def test_every_command_is_listed_by_the_module_that_registers_it() -> None:
         assert commands(cli.build_parser(name)) == {
             n for n, m in cli.COMMANDS.items() if m == module
         }
+
+
+def _modules_after(args: list[str], prefixes: tuple[str, ...]) -> list[str]:
+    """Our modules (by name prefix) that ``incan-companion ARGS`` has imported once done."""
+    code = (
+        "import contextlib, io, sys; from incan_companion import cli\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    try: cli.main(sys.argv[1:])\n"
+        "    except SystemExit: pass\n"
+        f"print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"
+    )
+    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
+                          cwd=ROOT, timeout=paced(60), check=True)  # fmt: skip
+    return list(json.loads(done.stdout.replace("'", '"')))
+
+
+def test_help_lists_every_command_without_importing_one() -> None:
+    assert _modules_after(["--help"], ("incan_companion.commands", "companion")) == []
+    done = run("--help")
+    assert done.returncode == 0
+    listed = re.findall(r"^    (\w+) +(\S.*)$", done.stdout, flags=re.M)
+    assert [name for name, _summary in listed] == list(cli.COMMANDS)
+
+
+def test_help_lists_the_commands_as_their_modules_register_them() -> None:
+    assert cli.build_parser(listing=True).format_help() == cli.build_parser().format_help()
+    assert cli.build_parser("--help", listing=True).format_help() == (
+        cli.build_parser().format_help()
+    )
+
+
+def test_a_name_that_is_no_command_imports_no_command() -> None:
+    assert _modules_after(["bogus"], ("incan_companion.commands",)) == []
+    done = run("bogus")
+    assert done.returncode == 2
+    assert done.stderr == (
+        "incan-companion: argument COMMAND: invalid choice: 'bogus' (choose from 'replay',"
+        " 'export', 'review', 'stats', 'recover', 'run', 'demo', 'scan', 'stickers', 'buttons',"
+        " 'fault')\n"
+    )
+
+
+@pytest.mark.parametrize("columns", ["50", "200", "0", "wide"])
+def test_help_is_as_wide_as_argparse_makes_it(
+    columns: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def with_commands(parser: argparse.ArgumentParser) -> list[argparse.ArgumentParser]:
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        return [parser, *sub.choices.values()]
+
+    monkeypatch.setenv("COLUMNS", columns)
+    ours, theirs = with_commands(cli.build_parser()), with_commands(cli.build_parser())
+    for parser in theirs:
+        parser.formatter_class = argparse.HelpFormatter  # argparse's own, measuring by shutil
+    assert [p.format_help() for p in ours] == [p.format_help() for p in theirs]
+
+
+def test_replay_json_imports_no_words_and_no_shutil() -> None:
+    loaded = _modules_after(["replay", str(EXAMPLE), "--json"], ("shutil", "ui", "babel"))
+    assert loaded == []

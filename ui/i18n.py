@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import contextlib
 import gettext as _gettext
-import logging
 import os
 import unicodedata
 from collections.abc import Callable, Iterator
@@ -44,7 +43,6 @@ _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _language = SOURCE_LANGUAGE
 _listeners: list[Callable[[str], None]] = []
 _warned: set[Path] = set()
-_log = logging.getLogger(__name__)
 
 
 # --- choosing the language -------------------------------------------------
@@ -202,6 +200,10 @@ def translations(code: str, locale_dir: Path = LOCALE_DIR) -> _gettext.NullTrans
     except (OSError, ValueError) as e:
         problem = f"cannot be read ({e})"
     if mo not in _warned:
+        import logging  # only for this warning: 2 ms of start-up `replay`'s table never needs
+
         _warned.add(mo)
-        _log.warning("%s %s: showing English; run scripts/build-translations.sh", mo, problem)
+        logging.getLogger(__name__).warning(
+            "%s %s: showing English; run scripts/build-translations.sh", mo, problem
+        )
     return _gettext.NullTranslations()

@@ -10,7 +10,6 @@ command line uses this module.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import (
@@ -50,12 +49,17 @@ from companion.notices import (
     Undone,
     UndoWouldDropChoices,
 )
-from companion.review import Review, SeatReview
 from companion.session import NothingToUndoError
-from companion.stats import HeadToHead, PlayerStats
 from companion.text import cut, printable
-from ui.fonts import keep_whole
 from ui.i18n import _, language, ngettext, pgettext
+from ui.lines import keep_whole
+
+TYPE_CHECKING = False  # mypy reads it as true; these are for the annotations only, and
+if TYPE_CHECKING:  # 6 ms of imports that `replay`'s table never needs
+    from fractions import Fraction
+
+    from companion.review import Review, SeatReview
+    from companion.stats import HeadToHead, PlayerStats
 
 
 def hazard_name(kind: str) -> str:
@@ -428,6 +432,8 @@ def camera_text(status: CameraStatus) -> str:
     return {
         CameraStatus.VIRTUAL: _("virtual table: tap Turn a card"),
         CameraStatus.OK: _("camera ok"),
+        # i18n: the reader of the stickers' Micro QR is missing: only their QR is read
+        CameraStatus.QR_ONLY: _("camera ok, no Micro QR"),
         CameraStatus.NO_CAMERA: _("no camera: enter cards by tapping"),
         CameraStatus.STARTING: _("camera starting…"),
     }[status]

@@ -29,7 +29,7 @@ _START = time.perf_counter()
 
 def register(sub: Any) -> None:
     """Add ``run`` and ``demo`` to ``incan-companion``'s subparsers."""
-    p = sub.add_parser("run", help="start the touchscreen app (the default command)")
+    p = sub.add_parser("run")
     p.add_argument("--config", metavar="FILE", help="config file (default: $INCAN_CONFIG or "
                    "~/.config/incan-companion/config.toml)")
     p.add_argument("--data", metavar="FILE", help="data file (default: from the config)")
@@ -54,7 +54,6 @@ def register(sub: Any) -> None:
 
     p = sub.add_parser(
         "demo",
-        help="play a whole game with simulated seats and camera through the real pipeline",
         description="Simulated seats press simulated gpiozero pins, a virtual table shows "
         "rendered cards to the real decoder and tracker, the engine and screens run as in a "
         "real game, and everything is stored in the data file.",

@@ -57,7 +57,6 @@ def register(sub: Any) -> None:
     """Add the ``buttons`` command to ``incan-companion``'s subparsers."""
     p = sub.add_parser(
         "buttons",
-        help="check the seat buttons and LEDs while wiring the box",
         description="Lists every button press with its seat and lights each seat LED "
         "in turn. Stop with Ctrl-C.",
     )

@@ -20,10 +20,7 @@ _OURS = "incan-companion: "
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``fault``."""
-    p = sub.add_parser(
-        "fault",
-        help="say on the console why the kiosk service stopped (its journal on stdin)",
-    )
+    p = sub.add_parser("fault")
     p.add_argument("--unit", default="incan-companion.service",
                    help="the kiosk's unit, named in the advice (default: %(default)s)")  # fmt: skip
     p.set_defaults(func=cmd_fault, words=True)

@@ -7,9 +7,7 @@ fast, and ``--json`` output never depends on the language.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import select
 import stat
 from dataclasses import replace
 from pathlib import Path
@@ -31,13 +29,13 @@ _SQLITE_MAGIC = b"SQLite format 3\x00"
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``replay`` and ``export``."""
-    p = sub.add_parser("replay", help="print the state after a game log or data file")
+    p = sub.add_parser("replay")
     p.add_argument("log", metavar="LOG", help="a .jsonl game log or the app's data file")
     p.add_argument("--json", action="store_true", help="the state as one JSON object")
     p.add_argument("--game", type=game_number, help="which game of a data file (default: latest)")
     p.set_defaults(func=cmd_replay, words=lambda args: not args.json)
 
-    p = sub.add_parser("export", help="print a game of the data file as a .jsonl game log")
+    p = sub.add_parser("export")
     p.add_argument("data_file", metavar="DATA_FILE")
     which = p.add_mutually_exclusive_group()
     which.add_argument("--game", type=game_number, help="which game (default: the most recent)")
@@ -104,6 +102,8 @@ def _read_all(fd: int, mode: int, path: Path) -> bytes:
         raise _too_large(path)
     try:
         if stat.S_ISFIFO(mode) and not _anonymous_pipe(fd):
+            import select  # named pipes only
+
             poller = select.poll()
             poller.register(fd, select.POLLIN)
             if not poller.poll(int(FIFO_WAIT_S * 1000)):
@@ -205,6 +205,8 @@ def _stored_session(path: Path, game: int | None) -> Session:
 def cmd_replay(args: argparse.Namespace) -> int:
     session = load_session(Path(args.log), args.game)
     if args.json:
+        import json  # not for the readable table
+
         print(json.dumps(engine.to_json(session.state), ensure_ascii=False))
     else:
         from ui.words import table

@@ -32,7 +32,7 @@ CSV_COLUMNS = (
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``stats``."""
-    p = sub.add_parser("stats", help="print the players' statistics over every stored game")
+    p = sub.add_parser("stats")
     p.add_argument("data_file", metavar="DATA_FILE")
     out = p.add_mutually_exclusive_group()
     out.add_argument("--json", action="store_true", help="one JSON object")

@@ -15,7 +15,6 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add ``recover``."""
     p = sub.add_parser(
         "recover",
-        help="save what can be saved of a damaged data file into a new one",
         description="Copies DATA_FILE (never writing it), mends what REINDEX can, else "
         "rebuilds it with sqlite3's .recover, keeps each game whole or up to its first "
         "missing, altered or refused event, and writes them into NEW.",

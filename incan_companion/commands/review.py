@@ -22,9 +22,7 @@ from incan_companion.errors import EXIT_OK
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    p = sub.add_parser(
-        "review", help="every seat's decisions of a game against the odds: choices vs luck"
-    )
+    p = sub.add_parser("review")
     p.add_argument("data_file", metavar="DATA_FILE", help="the app's data file or a .jsonl log")
     p.add_argument("--game", type=game_number, help="which game (default: the most recent)")
     p.add_argument("--json", action="store_true", help="one JSON document, exact fractions")

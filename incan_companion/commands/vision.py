@@ -14,13 +14,13 @@ from pathlib import Path
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     """Add the ``scan`` and ``stickers`` subcommands to the CLI."""
-    p = sub.add_parser("scan", help="read card stickers in image files")
+    p = sub.add_parser("scan")
     p.add_argument("images", metavar="IMAGE", nargs="+", help="image files (PNG, JPEG, ...)")
     p.add_argument("--json", action="store_true",
                    help='one object a line: {"file": ..., "card": "T11A" or null, "ms": ...}')
     p.set_defaults(func=cmd_scan, words=True)
 
-    p = sub.add_parser("stickers", help="a printable PDF of every card's sticker")
+    p = sub.add_parser("stickers")
     p.add_argument("--out", required=True, metavar="FILE.pdf", help="the PDF to write")
     p.add_argument("--paper", choices=("a4", "letter"), default="a4", help="paper size (a4)")
     p.add_argument("--size", type=_size_mm, default=None, metavar="MM",
