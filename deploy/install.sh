@@ -304,6 +304,7 @@ as_builder "$VENV/bin/python" -m pip wheel --disable-pip-version-check --no-cach
     --no-deps --no-build-isolation --wheel-dir "$BUILD/dist" "$BUILD/src"
 if [ "$DRY_RUN" = 1 ]; then
     wheel="$BUILD/dist/incan_companion-*.whl"
+    echo "+ $SYSTEM_PYTHON - $wheel  # nothing in it but the app's packages: no .pth"
 else
     wheel=$(find "$BUILD/dist" -maxdepth 1 -type f -name 'incan_companion-*.whl' -print -quit)
     [ -n "$wheel" ] || die "the build made no wheel in $BUILD/dist"

@@ -143,6 +143,10 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
         "-m pip wheel --disable-pip-version-check --no-cache-dir --no-deps "
         f"--no-build-isolation --wheel-dir {build}/dist {build}/src"
     )
+    assert (
+        f"+ /usr/bin/python3 - {build}/dist/incan_companion-*.whl  # nothing in it but the "
+        "app's packages: no .pth"
+    ) in commands
     assert pip[1:] == [
         f"+ {venv}/bin/python -m pip install --disable-pip-version-check "
         f"--no-deps --no-index --force-reinstall {build}/dist/incan_companion-\\*.whl"
