@@ -1,26 +1,31 @@
-"""The bot tournament, a bot's decision time and the odds panel's time.
+"""The bot tournament, a bot's decision time, the odds panel's time and the review's.
 
-    nice python bench/bots.py [--games 10000] [--seed 12] [--seats 4]
+    nice python bench/bots.py [--games 2000] [--seed 12] [--jobs 1] [--only A,B]
 
-1. Tournament: for every pair of strategies, ``--games`` whole games at a
-   table of ``--seats`` seats, the two strategies on alternate seats (which
-   one sits first alternates from game to game), through the real engine
-   (``engine.draw`` / ``engine.reveal``). Each round's deck is shuffled with
-   a fixed seed; the bots see only their view. Prints each strategy's mean
-   score per seat and its win rate (a game won by several seats is shared
-   among them).
-2. Decision time: one bot choice (``bots.view`` + ``bots.decide``) timed on
-   every turn of some games, in microseconds and as a share of one 60 Hz
-   screen frame (16.7 ms).
+1. Tournament: for every table of :data:`PAIRINGS`, ``--games`` whole games
+   of 4 seats through the real engine (``engine.draw`` / ``engine.reveal``),
+   each game's decks shuffled from a seed of its own. Two strategies sit on
+   alternate seats, two each, the first seat alternating from game to game;
+   the mixed table takes four of its five strategies in turn. ``rule`` is the
+   baseline written by hand (below), played through the same view as ours.
+   The bots see only their view, with the game's reveals so far. Prints each
+   strategy's mean score per seat, its win rate (a game won by several seats
+   is shared among them; at the mixed table, of the games it sat at) and the
+   95th percentile of its decision time. ``--jobs 2`` splits the games over
+   two processes: only on a quiet machine.
+2. Decision time: every strategy's choice (``bots.view`` + ``bots.decide``)
+   timed on every turn of some 8-seat games.
 3. The odds panel on the fullest path: round 5 with every treasure, every
-   artifact and one hazard of each kind turned (30 cards on the path), the
-   exact odds (``odds.odds``) and the panel's text (``ui.presenters.odds_text``).
+   artifact and one hazard of each kind turned (25 cards on the path), the
+   exact odds (``odds.odds``) and the panel's text (``ui.presenters.odds_text``);
+   and the choice's figures (``ui.presenters.choice_text``) for 8 seats in.
+4. The review of a few whole 8-seat games (``bench/review.py`` has the detail).
 """
 
 from __future__ import annotations
 
 import argparse
-import itertools
+import multiprocessing
 import random
 import statistics
 import sys
@@ -30,7 +35,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from companion import bots, engine
+from companion import bots, engine, rollout
 from companion.cards import CATALOGUE
 from companion.choices import Choice
 from companion.engine import Phase, State
@@ -43,10 +48,23 @@ FRAME_S = 1 / 60
 NAMES = ("Ana", "Bo", "Cy", "Dee", "Eli", "Fay", "Gus", "Hal")
 
 
+def rule(v: bots.View) -> Choice:
+    """The best rule we could write by hand (the baseline): stay while one more
+    card, with a round's worth of later cards counted in, beats the chance of a
+    bust times everything at stake (hand, leftovers and artifacts a leaver takes)."""
+    s = rollout.situation(bots.position(v))
+    leave = rollout.ev_rule(s.bust, s.hand, s.gain, s.take, s.seats_in)
+    return Choice.CAMP if leave else Choice.TORCH
+
+
+def choose(strategy: str, v: bots.View) -> Choice:
+    return rule(v) if strategy == "rule" else bots.decide(strategy, v)
+
+
 def play_game(
     strategies: Sequence[str],
     rng: random.Random,
-    timings: list[float] | None = None,
+    timings: dict[str, list[float]] | None = None,
     events: list[Event] | None = None,
 ) -> State:
     """One whole game: each round's deck shuffled by ``rng``, the bots choosing."""
@@ -54,6 +72,7 @@ def play_game(
     seed = f"{rng.random()}"
     log = events if events is not None else []
     log.append(Start(NAMES[: len(strategies)]))
+    seen: list[rollout.Seen] = []
     while state.phase is not Phase.GAME_OVER:
         deck = list(state.possible_draws())
         rng.shuffle(deck)
@@ -67,11 +86,13 @@ def play_game(
             camp = []
             for seat in state.due:
                 t = time.perf_counter()
-                choice = bots.decide(strategies[seat], bots.view(state, seat, seed=seed))
+                v = bots.view(state, seat, seed=seed, seen=tuple(seen))
+                choice = choose(strategies[seat], v)
                 if timings is not None:
-                    timings.append(time.perf_counter() - t)
+                    timings.setdefault(strategies[seat], []).append(time.perf_counter() - t)
                 if choice is Choice.CAMP:
                     camp.append(seat)
+            seen.extend(rollout.choices_at(state, camp))
             state = engine.reveal(state, camp)
             log.append(Reveal(tuple(camp)))
             if state.phase is not Phase.DRAW:
@@ -83,50 +104,101 @@ def play_game(
     return state
 
 
-def tournament(games: int, seats: int, seed: int) -> None:
-    print(f"tournament: {games} games per pairing, {seats} seats, seed {seed}")
-    print(f"{'pairing':<22} {'strategy':<9} {'mean score':>10} {'win rate':>9}")
-    totals: dict[str, list[float]] = {s: [0.0, 0.0, 0.0] for s in bots.STRATEGIES}
-    start = time.perf_counter()
-    for a, b in itertools.combinations(bots.STRATEGIES, 2):
-        rng = random.Random(f"{seed}-{a}-{b}")
-        score = {a: 0, b: 0}
-        wins = {a: 0.0, b: 0.0}
-        for g in range(games):
-            first, second = (a, b) if g % 2 == 0 else (b, a)
-            table = [first if i % 2 == 0 else second for i in range(seats)]
-            state = play_game(table, rng)
-            for i, s in enumerate(state.scores):
-                score[table[i]] += s
-            winners = state.winners
-            for w in winners:
-                wins[table[w]] += 1 / len(winners)
-        per_seat = games * seats / 2
-        for s in (a, b):
-            mean = score[s] / per_seat
-            print(f"{a + ' v ' + b:<22} {s:<9} {mean:>10.2f} {wins[s] / games:>9.1%}")
-            totals[s][0] += score[s]
-            totals[s][1] += per_seat
-            totals[s][2] += wins[s] / games
-    print("over all pairings (mean score per seat, mean win rate):")
-    for s, (score_sum, n, rate) in totals.items():
-        print(f"  {s:<9} {score_sum / n:>8.2f} {rate / 2:>8.1%}")
-    print(f"  ({time.perf_counter() - start:.0f} s)")
+Figures = tuple[dict[str, list[float]], dict[str, list[float]]]
+
+
+def _games(job: tuple[tuple[str, ...], str, int, int]) -> Figures:
+    """Games ``first``..``last - 1`` of a pairing (or the mixed table): per strategy
+    [score sum, seats played, wins, games at the table], and the decision times."""
+    table_of, seed, first, last = job
+    out: dict[str, list[float]] = {s: [0.0, 0.0, 0.0, 0.0] for s in set(table_of)}
+    timings: dict[str, list[float]] = {}
+    for g in range(first, last):
+        rng = random.Random(f"{seed}-{g}")
+        table = seating(table_of, g)
+        state = play_game(table, rng, timings)
+        for i, sc in enumerate(state.scores):
+            out[table[i]][0] += sc
+            out[table[i]][1] += 1
+        winners = state.winners
+        for w in winners:
+            out[table[w]][2] += 1 / len(winners)
+        for strat in set(table):
+            out[strat][3] += 1
+    return out, timings
+
+
+def seating(table_of: tuple[str, ...], g: int) -> list[str]:
+    """Who sits where in game ``g``: two strategies alternate seats, the first
+    seat alternating from game to game; a mixed table (more strategies than
+    two) takes four of them in turn, each seat moving on by one a game."""
+    if len(table_of) == 2:
+        a, b = table_of if g % 2 == 0 else table_of[::-1]
+        return [a, b, a, b]
+    k = len(table_of)
+    return [table_of[(g + i) % k] for i in range(4)]
+
+
+def run(table_of: tuple[str, ...], games: int, seed: int, jobs: int) -> Figures:
+    chunk = max(1, games // (jobs * 4))
+    parts = [(table_of, f"{seed}-{'-'.join(table_of)}", g, min(games, g + chunk))
+             for g in range(0, games, chunk)]  # fmt: skip
+    if jobs > 1:
+        with multiprocessing.Pool(jobs) as pool:
+            results = pool.map(_games, parts)
+    else:
+        results = [_games(part) for part in parts]
+    total: dict[str, list[float]] = {}
+    timings: dict[str, list[float]] = {}
+    for out, t in results:
+        for strat, figures in out.items():
+            acc = total.setdefault(strat, [0.0, 0.0, 0.0, 0.0])
+            for i, f in enumerate(figures):
+                acc[i] += f
+        for strat, times in t.items():
+            timings.setdefault(strat, []).extend(times)
+    return total, timings
+
+
+PAIRINGS: tuple[tuple[str, ...], ...] = (
+    ("expert", "greedy"),
+    ("expert", "rule"),
+    ("rule", "greedy"),
+    ("expert", "greedy", "rule", "cautious", "random"),
+)
+
+
+def tournament(games: int, seed: int, jobs: int, pairings: Sequence[tuple[str, ...]]) -> None:
+    print(f"tournament: {games} games per pairing, 4 seats, seed {seed}, {jobs} process(es)")
+    print(f"{'table':<40} {'strategy':<9} {'mean score':>10} {'win rate':>9} {'p95 decision':>13}")
+    for table_of in pairings:
+        start = time.perf_counter()
+        total, timings = run(table_of, games, seed, jobs)
+        name = " v ".join(table_of) if len(table_of) == 2 else "mixed: " + ", ".join(table_of)
+        for strat in table_of:
+            score, seats, wins, played = total[strat]
+            times = sorted(timings.get(strat, [0.0]))
+            p95 = times[int(len(times) * 0.95)] * 1e3
+            print(f"{name:<40} {strat:<9} {score / seats:>10.2f} {wins / played:>9.1%} "
+                  f"{p95:>10.2f} ms")  # fmt: skip
+            name = ""
+        print(f"  ({time.perf_counter() - start:.0f} s)", flush=True)
 
 
 def decision_time(seed: int) -> None:
-    timings: list[float] = []
+    timings: dict[str, list[float]] = {}
     rng = random.Random(seed)
-    for g in range(300):
-        table = [bots.STRATEGIES[(g + i) % 3] for i in range(8)]
+    for g in range(40):
+        table = [bots.STRATEGIES[(g + i) % len(bots.STRATEGIES)] for i in range(8)]
         play_game(table, rng, timings)
-    us = sorted(t * 1e6 for t in timings)
-    p99 = us[int(len(us) * 0.99)]
-    worst = us[int(len(us) * 0.999)]
-    print(
-        f"bot decision (view + decide), {len(us)} calls: median {statistics.median(us):.0f} µs, "
-        f"p99 {p99:.0f} µs, p99.9 {worst:.0f} µs = {worst / 1e6 / FRAME_S:.1%} of a 60 Hz frame"
-    )
+    for strat, times in sorted(timings.items()):
+        us = sorted(t * 1e6 for t in times)
+        p95 = us[int(len(us) * 0.95)]
+        p99 = us[int(len(us) * 0.99)]
+        print(
+            f"{strat} decision (view + decide), {len(us)} calls in 8-seat games: median "
+            f"{statistics.median(us):.0f} µs, p95 {p95:.0f} µs, p99 {p99:.0f} µs"
+        )
 
 
 def fullest_path() -> State:
@@ -146,15 +218,23 @@ def fullest_path() -> State:
 
 
 def odds_panel_time(repeat: int) -> None:
-    state = fullest_path()
-    assert (state.round, len(state.path), len(state.deck)) == (5, 25, 10)
     from ui import i18n
-    from ui.presenters import odds_text
+    from ui.presenters import choice_text, odds_text
 
     i18n.set_language("en")
+    state = fullest_path()
+    assert (state.round, len(state.path), len(state.deck)) == (5, 25, 10)
     odds_text(state)  # the first call loads the number formats
+    # The choice's figures on a busy path with choices due: 8 seats, T7A T5A SNAKE1
+    # SPIDER1 MUMMY1 A1 FIRE1 (24 cards left, 7 others to count).
+    busy = engine.new_game(NAMES, "incan-gold")
+    for card in ("T7A", "T5A", "SNAKE1", "SPIDER1", "MUMMY1", "A1", "FIRE1"):
+        busy = engine.draw(busy, card)
+        if card != "FIRE1":
+            busy = engine.reveal(busy, [])
     times_core: list[float] = []
     times_panel: list[float] = []
+    times_choice: list[float] = []
     for _ in range(repeat):
         t = time.perf_counter()
         odds(state)
@@ -162,6 +242,9 @@ def odds_panel_time(repeat: int) -> None:
         t = time.perf_counter()
         odds_text(state)
         times_panel.append(time.perf_counter() - t)
+        t = time.perf_counter()
+        choice_text(busy)
+        times_choice.append(time.perf_counter() - t)
     core = statistics.median(times_core) * 1e6
     panel = statistics.median(times_panel) * 1e6
     worst = sorted(times_panel)[int(repeat * 0.999)]
@@ -171,16 +254,22 @@ def odds_panel_time(repeat: int) -> None:
         f"{panel:.0f} µs (median of {repeat}), p99.9 {worst * 1e6:.0f} µs "
         f"= {worst / FRAME_S:.1%} of a 60 Hz frame"
     )
+    choice = sorted(times_choice)
+    print(
+        f"the choice's figures (8 seats in, 24 cards left): median "
+        f"{statistics.median(choice) * 1e3:.2f} ms, "
+        f"p99.9 {choice[int(repeat * 0.999)] * 1e3:.2f} ms"
+    )
 
 
-def review_time(seed: int, games: int = 50) -> None:
+def review_time(seed: int, games: int = 5) -> None:
     """``review`` of whole 8-seat games of bots, the longest of them reported too."""
     rng = random.Random(seed)
     times = []
     longest = (0, 0.0)
     for _ in range(games):
         events: list[Event] = []
-        play_game(["greedy", "greedy", "random", "cautious"] * 2, rng, events=events)
+        play_game(["greedy", "expert", "random", "cautious"] * 2, rng, events=events)
         session = Session.replay(events)
         t = time.perf_counter()
         review(session)
@@ -196,16 +285,20 @@ def review_time(seed: int, games: int = 50) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--games", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=2_000)
     parser.add_argument("--seed", type=int, default=12)
-    parser.add_argument("--seats", type=int, default=4)
+    parser.add_argument("--jobs", type=int, default=1, help="processes (2 only on a quiet machine)")
+    parser.add_argument("--only", help="one table, e.g. expert,greedy")
     parser.add_argument("--skip-tournament", action="store_true")
     args = parser.parse_args()
+    if args.only:
+        tournament(args.games, args.seed, args.jobs, [tuple(args.only.split(","))])
+        return
     odds_panel_time(2000)
     decision_time(args.seed)
     review_time(args.seed)
     if not args.skip_tournament:
-        tournament(args.games, args.seats, args.seed)
+        tournament(args.games, args.seed, args.jobs, PAIRINGS)
 
 
 if __name__ == "__main__":

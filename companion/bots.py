@@ -23,10 +23,13 @@ the same collector as a person's press; it is revealed with the others.
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from random import Random
 
+from companion import rollout
 from companion.choices import Choice
 from companion.engine import State
 from companion.events import STRATEGIES
@@ -40,6 +43,7 @@ __all__ = [
     "View",
     "cautious",
     "decide",
+    "expert",
     "greedy",
     "randomised",
     "view",
@@ -66,13 +70,31 @@ class View:
     bust: Fraction  # the chance that the next card is a second hazard
     treasure_gain: Fraction  # what the next card adds to this seat's hand, on average
     roll: Fraction  # a fair draw in [0, 1) for this seat and turn, from the seed
+    # What a careful player counts besides (docs/bots.md): the standing, who is
+    # still in, the path's leftovers and artifacts, and the cards left by kind.
+    scores: tuple[int, ...] = ()  # every seat's score (banked and artifacts carried)
+    in_temple: tuple[int, ...] = ()  # the seats still in, this one among them
+    lefts: tuple[int, ...] = ()  # leftovers per path card (one pool when they are pooled)
+    path_artifacts: tuple[int, ...] = ()  # printed values of the artifacts on the path
+    treasures_left: tuple[int, ...] = ()  # the gems of each treasure that can still come
+    hazards_left: tuple[int, ...] = ()  # per kind (snakes, spiders, mummies, fire, rocks)
+    hazards_seen: tuple[int, ...] = ()  # per kind, 1 if one lies on the path
+    artifacts_left: tuple[int, ...] = ()  # printed values of the artifacts that can come
+    artifacts_carried: int = 0  # carried out so far this game (their worth depends on it)
+    printed_values: bool = False  # artifacts keep their printed values
+    pooled: bool = True  # the leftovers are one pool
+    # Every choice made at this game's reveals so far, as the table saw them
+    # (rollout.Seen: seat, bust, hand, gain, take, seats in, 1 if it left).
+    seen: tuple[rollout.Seen, ...] = ()
 
 
 Strategy = Callable[[View], Choice]
 
 
-def view(state: State, seat: int, *, seed: str) -> View:
-    """The view of ``seat`` in ``state``; ``seed`` makes the roll repeatable.
+def view(state: State, seat: int, *, seed: str, seen: tuple[rollout.Seen, ...] = ()) -> View:
+    """The view of ``seat`` in ``state``; ``seed`` makes the roll repeatable;
+    ``seen``: the choices of the game's reveals so far
+    (:func:`companion.rollout.seen_choices`), for a bot that learns the table.
 
     The roll depends on the seed, the round, the length of the path and the
     seat only: the same game replayed rolls the same, whatever comes next.
@@ -86,6 +108,7 @@ def view(state: State, seat: int, *, seed: str) -> View:
         bust = o.bust
         cards_left = o.cards_left
     digest = hashlib.sha256(f"{seed}|{state.round}|{len(state.path)}|{seat}".encode()).digest()
+    p = rollout.position(state)
     return View(
         seat=seat,
         round=state.round,
@@ -99,6 +122,37 @@ def view(state: State, seat: int, *, seed: str) -> View:
         bust=bust,
         treasure_gain=gain,
         roll=Fraction(int.from_bytes(digest[:8], "big"), 1 << 64),
+        scores=p.scores,
+        in_temple=p.in_temple,
+        lefts=p.lefts,
+        path_artifacts=p.path_artifacts,
+        treasures_left=p.treasures,
+        hazards_left=p.hazards,
+        hazards_seen=p.seen,
+        artifacts_left=p.artifacts,
+        artifacts_carried=p.carried,
+        printed_values=p.printed,
+        pooled=p.pooled,
+        seen=seen,
+    )
+
+
+def position(v: View) -> rollout.Position:
+    """The rollouts' position, from what the view holds."""
+    return rollout.Position(
+        round=v.round,
+        hand=v.hand,
+        lefts=v.lefts,
+        path_artifacts=v.path_artifacts,
+        treasures=v.treasures_left,
+        hazards=v.hazards_left,
+        seen=v.hazards_seen,
+        artifacts=v.artifacts_left,
+        carried=v.artifacts_carried,
+        printed=v.printed_values,
+        pooled=v.pooled,
+        in_temple=v.in_temple,
+        scores=v.scores,
     )
 
 
@@ -121,10 +175,85 @@ def randomised(v: View) -> Choice:
     return Choice.CAMP if v.roll < RANDOM_CAMP else Choice.TORCH
 
 
+#: The expert's rollouts: at least this many, then more in batches of 16 until
+#: the better choice is clear by three standard errors, or the most are played.
+EXPERT_MIN_ROLLOUTS = 32
+EXPERT_MAX_ROLLOUTS = 96
+#: From this round on the expert plays for the standing, before it for gems.
+EXPERT_STANDING_FROM = 1
+
+
+def expert_values(v: View) -> tuple[float, float, float]:
+    """The expert's value of staying and of leaving, and the standard error of
+    their difference. Before the last rounds in gems taken home this round;
+    from :data:`EXPERT_STANDING_FROM` on as the chance to win the game
+    (:func:`companion.rollout.standing` at the round's end).
+    """
+    p = position(v)
+    model = rollout.model_of(v.seen, [s for s in p.in_temple if s != v.seat])
+    ready = rollout.prepare(p, model)
+    seed = int(v.roll * (1 << 32))
+    n = 0
+    total = sq = 0.0
+    se = 0.0
+    if p.round < EXPERT_STANDING_FROM:
+        leave = rollout.leave_value(p, v.seat, model)
+        rng = Random(seed)
+        while n < EXPERT_MAX_ROLLOUTS:
+            x = rollout.play_out(p, v.seat, False, rng, model, prepared=ready)[v.seat]
+            n += 1
+            total += x
+            sq += x * x
+            if n >= EXPERT_MIN_ROLLOUTS and n % 16 == 0:
+                mean = total / n
+                se = math.sqrt(max(sq / n - mean * mean, 0.0) / (n - 1))
+                if abs(mean - leave) > 3 * se:
+                    break
+        return total / n, leave, se
+    after = rollout.rounds_after(p)
+    stays = leaves = 0.0
+    while n < EXPERT_MAX_ROLLOUTS:
+        # The same cards for both choices: their difference is the clearer.
+        rng = Random(seed + n)
+        cards = rng.getstate()
+        got_stay = rollout.play_out(p, v.seat, False, rng, model, to_the_end=True, prepared=ready)
+        rng.setstate(cards)
+        got_leave = rollout.play_out(p, v.seat, True, rng, model, to_the_end=True, prepared=ready)
+        stay = rollout.standing(p.scores, v.seat, got_stay, after)
+        leave_ = rollout.standing(p.scores, v.seat, got_leave, after)
+        stays += stay
+        leaves += leave_
+        d = stay - leave_
+        n += 1
+        total += d
+        sq += d * d
+        if n >= EXPERT_MIN_ROLLOUTS and n % 16 == 0:
+            mean = total / n
+            se = math.sqrt(max(sq / n - mean * mean, 0.0) / (n - 1))
+            if abs(mean) > 3 * se:
+                break
+    return stays / n, leaves / n, se
+
+
+def expert(v: View) -> Choice:
+    """Play to win the game: rollouts of the rest of the round, the other seats
+    by the default model, counting leftovers and the artifacts a lone leaver
+    takes; the last round valued by the chance to win the game."""
+    if not v.cards_left:
+        return Choice.CAMP
+    if v.bust == 0 and not v.leftovers and not v.path_artifacts:
+        # Nothing can bust and nothing waits for a lone leaver: staying keeps the
+        # hand and can still leave at the next reveal, so it is never worse.
+        return Choice.TORCH
+    stay, leave, _se = expert_values(v)
+    return Choice.TORCH if stay >= leave else Choice.CAMP
+
+
 _STRATEGY: dict[str, Strategy] = {
     "cautious": cautious,
     "greedy": greedy,
     "random": randomised,
+    "expert": expert,
 }
 assert tuple(_STRATEGY) == STRATEGIES
 

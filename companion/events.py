@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from typing import Any
 
 #: The bot strategies a ``start`` may name (companion/bots.py plays them).
-STRATEGIES: tuple[str, ...] = ("cautious", "greedy", "random")
+STRATEGIES: tuple[str, ...] = ("cautious", "greedy", "random", "expert")
 
 
 class BadEvent(ValueError):
@@ -28,6 +28,9 @@ class Start:
     rules: str = DEFAULT_RULES
     deck: str = DEFAULT_EDITION  # the edition of the table's box
     bots: tuple[tuple[int, str], ...] = ()  # (seat, strategy) of the seats the device plays
+    # The bots' randomness for this game, drawn from the OS when it is set up:
+    # the game replays alike and the next game differs (None: an older log).
+    seed: int | None = None
 
     def __post_init__(self) -> None:
         # One spelling per name: "Zoë" typed as one letter or as e + a combining
@@ -68,13 +71,15 @@ Move = Start | Draw | Reveal  # what the engine plays, once undo and correct are
 
 def to_json(event: Event) -> dict[str, Any]:
     match event:
-        case Start(seats, rules, deck, bots):
+        case Start(seats, rules, deck, bots, seed):
             out: dict[str, Any] = {"event": "start", "seats": list(seats), "rules": rules}
             # Written only when set, so a game without them is stored as before.
             if deck != DEFAULT_EDITION:
                 out["deck"] = deck
             if bots:
                 out["bots"] = [{"seat": seat, "strategy": name} for seat, name in bots]
+            if seed is not None:
+                out["seed"] = seed
             return out
         case Draw(c):
             return {"event": "draw", "card": c}
@@ -123,7 +128,10 @@ def from_json(obj: Any) -> Event:
         deck = obj.get("deck", DEFAULT_EDITION)
         if deck not in EDITIONS:
             raise BadEvent(f"unknown deck {json.dumps(deck)} (one of {', '.join(EDITIONS)})")
-        return Start(tuple(seats), rules, deck, _bots(obj.get("bots", [])))
+        seed = obj.get("seed")
+        if seed is not None and (_whole(seed, "seed") < 0 or seed >= 1 << 64):
+            raise BadEvent(f"seed must be from 0 to 2**64 - 1, not {seed}")
+        return Start(tuple(seats), rules, deck, _bots(obj.get("bots", [])), seed)
     if kind == "draw":
         if "card" not in obj:
             raise BadEvent("draw needs 'card'")

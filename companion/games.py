@@ -18,8 +18,10 @@ the real store and seat lights, the tests with fakes.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from typing import TypeVar
 
 from companion.choices import DEFAULT_COUNTDOWN
@@ -60,12 +62,18 @@ def best_effort(doing: str, step: Callable[[], T], otherwise: T) -> T:
         return otherwise
 
 
+def _os_seed() -> int:
+    """64 bits from the OS: every game with bots rolls differently."""
+    return int.from_bytes(os.urandom(8), "big")
+
+
 class Games:
     """The current :class:`~companion.table.Table` and the games behind it.
 
     ``lights`` are the seat LEDs (None: there are none). ``startup`` are
     notices from building the device (a missing camera, no GPIO) that every
-    game's status line shows first.
+    game's status line shows first. ``entropy`` gives a new game with bots
+    its seed (the OS's randomness; a test passes its own).
     """
 
     def __init__(
@@ -78,8 +86,10 @@ class Games:
         lights: SeatLights | None = None,
         camera: CameraStatus = CameraStatus.NO_CAMERA,
         startup: Iterable[tuple[Reason, Level]] = (),
+        entropy: Callable[[], int] = _os_seed,
     ) -> None:
         self.store = store
+        self.entropy = entropy  # a new game's bot seed
         self.countdown = countdown
         self.clock = clock
         self.hidden_tents_default = hidden_tents
@@ -100,6 +110,8 @@ class Games:
         Raises :class:`~companion.engine.RuleError` for a start the rules
         refuse (nothing is stored then).
         """
+        if start.bots and start.seed is None:
+            start = replace(start, seed=self.entropy())
         table = Table.new(self.store, start, countdown=self.countdown, clock=self.clock)
         hidden = self.hidden_tents_default if hidden_tents is None else hidden_tents
 

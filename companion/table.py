@@ -63,7 +63,7 @@ import time
 from collections.abc import Callable
 from typing import Concatenate, ParamSpec, TypeVar
 
-from companion import bots
+from companion import bots, rollout
 from companion.cards import UnknownCard, card
 from companion.choices import DEFAULT_COUNTDOWN, Choice, ChoiceCollector
 from companion.engine import Phase, RuleError, State, Unplayable, why_unplayable
@@ -152,8 +152,11 @@ class Table:
         self.camera = CameraStatus.NO_CAMERA
         start = session.start_event
         self.bots: dict[int, str] = dict(start.bots)  # seat -> strategy
-        # A bot's randomness comes from the game's set-up, so a game replays alike.
-        self._bot_seed = "\x1f".join(start.seats)
+        # A bot's randomness comes from the seed the game was set up with, so a
+        # game replays alike and the next one differs; a log from before seeds
+        # were kept rolls from the names, as it did.
+        self._bot_seed = "\x1f".join(start.seats) if start.seed is None else str(start.seed)
+        self._bot_views: dict[int, bots.View] = {}  # what each bot chose from this turn
         self.collector = ChoiceCollector(countdown=countdown, clock=clock)
         self._sync_collector()
 
@@ -461,8 +464,11 @@ class Table:
             self._say(UndoWouldDropChoices(len(chosen), undone), "warning")
             return False
         self._undo_armed = None
-        if not self._accept(Undo()):
-            self.collector.release()
+        accepted = self._accept(Undo())
+        # The question is answered: a turn that stays the same (a correction
+        # taken back) must not stay held, or its reveal never comes.
+        self.collector.release()
+        if not accepted:
             return False
         self._say(Undone(undone, len(chosen)))
         return True
@@ -552,7 +558,8 @@ class Table:
         """Open the collector for the turn on show, or close it.
 
         A correction or an undo that leaves the same turn (same round, same
-        path length, same seats due) keeps the choices already made.
+        path length, same seats due) keeps the choices already made; a bot
+        whose view it changed chooses again.
         """
         state = self.state
         if state.phase is not Phase.CHOOSE:
@@ -563,19 +570,26 @@ class Table:
         if turn != self._turn or not self.collector.is_open:
             self._turn = turn
             self.collector.open(state.due)
-            self._bots_choose(state)
+            self._bot_views = {}
+        self._bots_choose(state)
 
     def _bots_choose(self, state: State) -> None:
-        """Every bot seat still in chooses now, counted as pressed like a person.
+        """Every bot seat still in chooses, counted as pressed like a person,
+        unless it chose already from what it sees now.
 
         It sees only its :class:`~companion.bots.View` (never the other
         choices); what it chose stays in the collector until the reveal.
         """
+        # The game's reveals so far, public at the table: the expert learns the seats.
+        past = rollout.seen_choices(self.session.moves, self.session.states) if any(
+            s in self.bots for s in state.due) else ()  # fmt: skip
         for seat in state.due:
             strategy = self.bots.get(seat)
             if strategy is not None:
-                choice = bots.decide(strategy, bots.view(state, seat, seed=self._bot_seed))
-                self.collector.press(seat, choice)
+                seen = bots.view(state, seat, seed=self._bot_seed, seen=past)
+                if self._bot_views.get(seat) != seen:
+                    self._bot_views[seat] = seen
+                    self.collector.press(seat, bots.decide(strategy, seen))
 
     def close(self) -> None:
         """Stop the turn and forget the listeners (the store is the caller's)."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
 from fractions import Fraction as F
@@ -25,50 +26,120 @@ GAME: list[Event] = [
 ]  # fmt: skip
 
 
-def test_ana_leaving_after_the_first_card() -> None:
-    ana = review(Session.replay(GAME)).seats[0]
+def _default_leave_chance(bust: float, hand: int, gain: float, take: float) -> float:
+    """The default model by hand (docs/review.md): weights -3.6, 6, 0.8, -0.8, 0.1, 0.5
+    on 1, bust, bust x hand, gain, take, hand / 10."""
+    z = -3.6 + 6 * bust + 0.8 * bust * hand - 0.8 * gain + 0.1 * take + 0.5 * hand / 10
+    return 1 / (1 + math.exp(-z))
+
+
+def test_ana_leaving_after_the_first_card_was_the_mistake() -> None:
+    r = review(Session.replay(GAME))
+    assert (r.model.name, r.model.decisions, r.model.games) == ("default", 5, 1)
+    ana = r.seats[0]
     (d,) = ana.decisions
-    # Leaving alone: her hand 3 and the 2 left on T11A.
-    assert d.left and d.leave == 5 and d.outcome == 5
-    # Staying, with Bo and Cy staying too: 30 cards can come (31 - T11A), no hazard on
-    # the path; the 14 treasures left give floor(v / 3) each:
-    # 1 2 3 4 5 5 7 7 9 11 13 14 15 17 -> 0+0+1+1+1+1+2+2+3+3+4+4+5+5 = 32.
-    assert d.stay == 3 + F(32, 30) == F(61, 15)
-    assert d.gain == 5 - F(61, 15) == F(14, 15)
-    assert ana.choices == F(14, 15)
-    # Luck: the first card gave 3 each; on average the first of 31 cards gives
-    # floor(v / 3) over the 15 treasures (32 + 3 for T11A = 35) / 31.
-    assert ana.luck == 3 - F(35, 31) == F(58, 31)
-    assert ana.total == 5 and ana.expected == 5 - F(58, 31)
+    # Leaving: her hand 3 and the 2 left on T11A if she leaves alone (5), 3 + 1 with one
+    # other (4), 3 + 0 with both (3). Each of Bo and Cy leaves by the default model:
+    # no hazard, hand 3, the next card's share floor(v / 3) of the 14 treasures left,
+    # 32 over 30 cards, 2 gems on the path for 3 seats: q = 0.0142.
+    q = _default_leave_chance(0, 3, 32 / 30, 2 / 3)
+    assert round(q, 4) == 0.0142
+    leave = 5 * (1 - q) ** 2 + 4 * 2 * q * (1 - q) + 3 * q * q  # = 5 - 2q
+    assert d.left and d.leave == F(round(leave * 1000), 1000) == F(1243, 250)
+    assert d.outcome == 5  # Bo and Cy stayed: she took both gems
+    # Staying: the round played on. The issue's two references: 10.81 if the others never
+    # leave and she stops at the best moment, 7.54 +- 0.17 if they play greedy.
+    assert 7.54 < d.stay < 10.81
+    assert d.stay - d.leave > d.uncertainty and d.mistake
+    assert ana.choices == d.leave - d.stay
+    # Luck: the first card gave 3 each, on average the first of 31 cards gives floor(v / 3)
+    # over the 15 treasures (32 + 3 for T11A = 35) / 31; and the others staying gave her
+    # the 2 gems where she could expect 5 - 2q.
+    assert ana.luck == 3 - F(35, 31) + 5 - d.leave
+    assert ana.total == 5 and ana.expected == 5 - ana.luck
 
 
 def test_bo_staying_twice_and_busting() -> None:
     bo = review(Session.replay(GAME)).seats[1]
     first, second = bo.decisions
-    # 1. Ana leaves (as she did): Bo and Cy share the next treasure. floor(v / 2) of the
-    #    14 treasures left: 0+1+1+2+2+2+3+3+4+5+6+7+7+8 = 51, over 30 cards.
-    assert not first.left and first.stay == 3 + F(51, 30) == F(47, 10)
-    #    Leaving with Ana: the 2 left on the path split between two: 3 + 1.
-    assert first.leave == 4 and first.gain == F(7, 10)
-    #    What came: SNAKE1, the hand stays 3.
-    assert first.outcome == 3
-    # 2. After SNAKE1: 29 cards, 2 more snakes: bust 2/29; staying keeps 3 with 27/29
-    #    and a treasure adds floor(v / 2): 51/29.
-    assert second.stay == 3 * F(27, 29) + F(51, 29) == F(132, 29)
-    assert second.leave == 3 and second.gain == F(45, 29)
-    assert second.outcome == 0  # SNAKE2
-    assert bo.choices == F(7, 10) + F(45, 29)
-    assert bo.luck == (3 - F(35, 31)) + (3 - F(47, 10)) + (0 - F(132, 29))
+    # 1. The same leave as Ana's (the same hand, path and seats in); he stayed, SNAKE1 came.
+    assert not first.left and first.leave == F(1243, 250) and first.outcome == 3
+    assert first.stay > first.leave + first.uncertainty and not first.mistake
+    # 2. After SNAKE1 only Bo and Cy are in: leaving alone takes 3 (nothing is left on
+    #    the path: Ana took it), with Cy 3 as well.
+    assert second.leave == 3 and second.outcome == 0  # SNAKE2
+    assert not second.mistake
+    # Luck: the first card's, then what came after each stay: the value of his next
+    # choice minus the stay's, then 0 (the bust) minus the second stay's: the stays'
+    # values cancel but the first.
+    assert bo.luck == (3 - F(35, 31)) + (second.stay - first.stay) + (0 - second.stay)
     assert bo.total == 0 and bo.expected == -bo.luck
+    assert bo.choices == first.gain + second.gain
 
 
-def test_a_stay_before_its_next_card_has_no_outcome_yet() -> None:
-    # The game stops after everyone chose to go on: the decision counts in choices,
-    # its luck is not known yet; the total is the hand still in the temple.
-    bo = review(Session.replay(GAME[:3])).seats[1]  # Bo stayed; no card after it yet
-    (d,) = bo.decisions
-    assert d.outcome is None and bo.total == 3
-    assert bo.luck == 3 - F(35, 31) and bo.choices == F(7, 10)
+def test_a_table_where_nobody_busts_rates_no_stay_as_a_mistake() -> None:
+    # Four seats: T17, T15, T11A, T7A with everyone going on, then T3 and everyone leaves.
+    # With no hazard on the path a seat that stays can still leave at the next reveal.
+    game: list[Event] = [Start(NAMES[:4])]
+    for card in ("T17", "T15", "T11A", "T7A"):
+        game += [Draw(card), Reveal(())]
+    game += [Draw("T3"), Reveal((0, 1, 2, 3))]
+    r = review(Session.replay(game))
+    for seat in r.seats:
+        stays = [d for d in seat.decisions if not d.left]
+        assert len(stays) == 4 and not any(d.mistake for d in stays), seat.name
+        assert seat.total == 13  # 4 + 3 + 2 + 1 + 0 in hand, 3 of the 12 left on the path
+        assert seat.expected + seat.luck == seat.total
+
+
+def test_a_stay_when_every_card_left_busts_is_worth_nothing_exactly() -> None:
+    # Round 5, three seats: every treasure, A1 to A5 and one hazard of each kind turned
+    # (the four rounds before ended at once: everyone left after T1). The 10 cards left
+    # are the other two of each kind: the next card busts for sure, staying is worth 0
+    # with no uncertainty; leaving takes the hand and a share of the path.
+    game: list[Event] = [Start(NAMES[:3])]
+    for _ in range(4):
+        game += [Draw("T1"), Reveal((0, 1, 2))]
+    session = Session.replay(game)
+    cards = [c for c in session.state.possible_draws() if "1" in c or not c[-1].isdigit()]
+    path = [c for c in session.state.possible_draws() if not c.startswith(
+        ("SNAKE", "SPIDER", "MUMMY", "FIRE", "ROCKS"))] + [
+        "SNAKE1", "SPIDER1", "MUMMY1", "FIRE1", "ROCKS1"]  # fmt: skip
+    del cards
+    for card in path:
+        session.apply(Draw(card))
+        session.apply(Reveal(()))
+    session.apply(Draw("SNAKE2"))
+    assert session.state.phase.value == "game_over"
+    last = [s.decisions[-1] for s in review(session).seats]
+    for d in last:
+        assert (d.stay, d.uncertainty, d.outcome) == (0, 0, 0)
+        assert d.leave > 0 and d.mistake
+
+
+def test_the_three_largest_swings_come_first() -> None:
+    from incan_companion.commands.game import load_session
+
+    seat = review(load_session(EXAMPLES / "game.jsonl")).seats[0]
+    gaps = sorted((abs(d.gain) for d in seat.decisions), reverse=True)
+    assert [abs(d.gain) for d in seat.swings] == gaps[:3]
+
+
+def test_the_model_is_fitted_to_the_players_stored_games() -> None:
+    from companion.review import MIN_FITTED, fit_model
+    from companion.rollout import DEFAULT_MODEL, Situation
+
+    # 12 stored games: after the first card (T11A, 3 each) Ana always leaves, Bo and Cy
+    # go on until SNAKE1 and SNAKE2 bust them.
+    history = [Session.replay(GAME) for _ in range(12)]
+    model, info = fit_model(history[0], history[1:])
+    assert (info.name, info.decisions, info.games) == ("fitted", 60, 12)
+    assert info.decisions >= MIN_FITTED
+    s = Situation(bust=0.0, hand=3, gain=32 / 30, take=2 / 3, seats_in=3)
+    assert model.chance(0, s) > 0.5 > DEFAULT_MODEL.chance(0, s)  # Ana leaves early
+    assert model.chance(1, s) < 0.1  # Bo does not (his own fit, from the table's)
+    # One game is too few: the default, and it says how many choices it had.
+    assert fit_model(history[0])[1] == type(info)("default", 5, 1)
 
 
 def test_choices_and_luck_add_up_on_every_example() -> None:
@@ -88,13 +159,15 @@ def test_review_json_is_exact_and_the_same_each_run(capsys: pytest.CaptureFixtur
     assert main(["review", str(log), "--json"]) == 0
     assert capsys.readouterr().out == first
     doc = json.loads(first)
+    assert doc["model"] == {"name": "default", "decisions": 25, "games": 1, "rollouts": 300}
     ana = doc["seats"][0]
-    # T11A with four seats: staying gives 2 + 22/30 (floor(v / 4) of the 14 left sum to 22);
-    # leaving alone gives 2 + 3 left on the card.
-    assert ana["decisions"][0] == {
-        "round": 1, "cards": 1, "choice": "torch", "stay": "41/15", "leave": "5",
-        "gain": "-34/15", "outcome": "2",
-    }  # fmt: skip
+    d = ana["decisions"][0]
+    assert set(d) == {"round", "cards", "choice", "stay", "leave", "gain", "outcome",
+                      "uncertainty", "mistake"}  # fmt: skip
+    assert (d["round"], d["cards"], d["choice"], d["outcome"]) == (1, 1, "torch", "2")
+    assert F(d["gain"]) == F(d["stay"]) - F(d["leave"])
+    assert d["mistake"] is (-F(d["gain"]) > F(d["uncertainty"]))
+    assert len(ana["swings"]) == 3
     assert ana["total"] == 13 and F(ana["expected"]) + F(ana["luck"]) == 13
 
 
@@ -105,8 +178,9 @@ def test_review_of_a_hand_made_log(tmp_path: Path, capsys: pytest.CaptureFixture
     log.write_text("".join(to_line(e) + "\n" for e in GAME), encoding="utf-8")
     assert main(["review", str(log), "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert [s["choices"] for s in doc["seats"]] == ["14/15", "653/290", "653/290"]
-    assert doc["seats"][0]["luck"] == "58/31"
+    expected = review(Session.replay(GAME))
+    assert [s["choices"] for s in doc["seats"]] == [str(s.choices) for s in expected.seats]
+    assert doc["seats"][0]["decisions"][0]["mistake"] is True
 
 
 def test_review_bad_input_is_one_line_exit_2(tmp_path: Path) -> None:
@@ -128,8 +202,14 @@ def test_review_text_says_each_seat(capsys: pytest.CaptureFixture[str]) -> None:
     i18n.set_language("en")
     assert main(["review", str(EXAMPLES / "game.jsonl")]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0] == "Ana: 13 · expected 9.9 · choices \u22120.9 · luck +3.1"
-    assert out[1] == "  round 1, card 1: torch; staying 2.7, leaving 5.0 (\u22122.3)"
+    assert out[0] == (
+        "Model of the other seats: the default (25 choices of these players, too few to fit)"
+    )
+    assert out[1].startswith("Ana: 13 · expected ")
+    assert out[2] == "  Largest swings:"
+    assert out[3].startswith("    round ") and " ± " in out[3]
+    assert out[6] == "  Every decision:"
+    assert out[7].startswith("    round 1, card 1: torch; staying ")
 
 
 def test_review_of_a_game_of_the_data_file(
@@ -145,7 +225,10 @@ def test_review_of_a_game_of_the_data_file(
         store.new_game(Start(("X", "Y", "Z"), bots=((2, "greedy"),)))
     assert main(["review", str(path), "--game", "1", "--json"]) == 0
     doc = json.loads(capsys.readouterr().out)
-    assert [s["choices"] for s in doc["seats"]] == ["14/15", "653/290", "653/290"]
+    # The stored games of these players: game 1 (Ana, Bo, Cy) only, 5 choices.
+    assert doc["model"] == {"name": "default", "decisions": 5, "games": 1, "rollouts": 300}
+    expected = review(Session.replay(GAME))
+    assert [s["choices"] for s in doc["seats"]] == [str(s.choices) for s in expected.seats]
     assert main(["review", str(path), "--json"]) == 0  # the latest: no decision yet
     doc = json.loads(capsys.readouterr().out)
     assert [s["bot"] for s in doc["seats"]] == [None, None, "greedy"]

@@ -1034,6 +1034,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     wears("final_chart", zip(final.chart.labels, final.chart.colours, strict=True))
     app.open_review()
     assert app.review_view is not None
+    app.review_view.finish()
     look("24r-review")
     app.review_view.dismiss(animation=False)
     app.show_screen("table")

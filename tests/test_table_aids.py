@@ -110,6 +110,110 @@ def test_the_round_log_follows_undo_and_correction() -> None:
     assert round_log(session.moves, session.states)[-1] == "Everyone goes on."
 
 
+def test_a_hazard_kind_with_no_copy_left_is_not_listed() -> None:
+    from ui.presenters import odds_text
+
+    # Rockslides bust rounds 1 and 2 (ROCKS2 and ROCKS3 go out of the game); round 3
+    # turns ROCKS1, then SNAKE1. Round 3's deck: 15 treasures, 13 hazards, A1 to A3 = 31;
+    # less ROCKS1 and SNAKE1: 29 cards, the two other snakes bust, no rockslide can.
+    state = play(3, "incan-gold", "ROCKS1", [], "ROCKS2", "ROCKS1", [], "ROCKS3",
+                 "ROCKS1", [], "SNAKE1").state  # fmt: skip
+    assert state.round == 3
+    assert odds_text(state).splitlines()[0] == "Next card busts: 2/29 (7 %): snakes 2/29"
+    from ui.presenters import table_view
+
+    tiles = table_view(state, show_odds=True).path  # ROCKS1 and SNAKE1: only snakes pair
+    assert [t.chance for t in tiles] == ["", "2/29"]
+    # Rockslide alone on the path: nothing can bust, and no kind is listed.
+    alone = play(3, "incan-gold", "ROCKS1", [], "ROCKS2", "ROCKS1", [], "ROCKS3",
+                 "ROCKS1").state  # fmt: skip
+    assert odds_text(alone).splitlines()[0] == "Next card busts: 0 (0 %)"
+
+
+def test_a_half_per_cent_rounds_up() -> None:
+    from ui.presenters import odds_text
+
+    # SNAKE1 and 14 of the 15 treasures (all but T17) turned in round 1: 31 - 15 = 16
+    # cards left, SNAKE2 and SNAKE3 among them: 2/16 = 1/8 = 12.5 %, said 13 %.
+    treasures = ["T1", "T2", "T3", "T4", "T5A", "T5B", "T7A", "T7B", "T9", "T11A", "T11B",
+                 "T13", "T14", "T15"]  # fmt: skip
+    steps: list[str | list[int]] = ["SNAKE1"]
+    for t in treasures:
+        steps += [[], t]
+    state = play(3, "incan-gold", *steps).state
+    assert odds_text(state).splitlines()[0] == "Next card busts: 1/8 (13 %): snakes 1/8"
+
+
+# The issue's table: eight seats on T7A T5A SNAKE1 SPIDER1 MUMMY1 A1 FIRE1, everyone in.
+EIGHT = ("T7A", [], "T5A", [], "SNAKE1", [], "SPIDER1", [], "MUMMY1", [], "A1", [], "FIRE1")
+
+
+def test_what_leaving_now_banks_and_the_chance_to_survive_the_next_cards() -> None:
+    from companion.odds import choice_odds
+
+    c = choice_odds(play(8, "incan-gold", *EIGHT).state)
+    assert c is not None
+    # T7A: 0 each, 7 left; T5A: 0 each, 5 left: 12 gems pooled on the path, no hand.
+    # Alone: the 12 and A1 (the first artifact carried out: 5) = 17; all 8: 12 // 8 = 1.
+    assert (c.alone, c.all_leave, c.seats_in) == (17, 1, 8)
+    # 24 cards left: 13 treasures, 3 rockslides, 2 of each of the 4 kinds on the path.
+    # 1 card: 16/24 = 2/3. 2 cards: a treasure then one of the 15 safe of 23, or a
+    # rockslide then one of the 13 safe of 23: (13 * 15 + 3 * 13) / (24 * 23) = 39/92.
+    assert c.survive[:2] == (Fraction(2, 3), Fraction(39, 92))
+    # 3 cards: treasure, treasure, then one of 11 treasures and 3 rockslides (of 22);
+    # treasure, rockslide, then one of 12 treasures (the other rockslides now bust);
+    # rockslide, treasure, then the same 12; two rockslides bust.
+    three = Fraction(13 * 12 * 14 + 13 * 3 * 12 + 3 * 13 * 12, 24 * 23 * 22)
+    assert c.survive[2] == three == Fraction(65, 253)
+
+
+def test_one_more_card_against_leaving_for_a_seat_alone() -> None:
+    from companion.odds import choice_odds
+
+    # T17 for three: 5 each, 2 left; Bo and Cy leave (1 each). Ana alone, hand 5, then
+    # the next card: no hazard is on the path, nothing can bust. Leaving now: 5.
+    # One more card, then leaving: 5, plus the 107 gems of the 14 treasures left and
+    # A1 (5) over the 30 cards that can come.
+    state = play(3, "incan-gold", "T17", [1, 2], "T1").state
+    # T1 (1 gem, alone): hand 6. Now 29 cards: 13 treasures (106 gems), A1, 15 hazards.
+    c = choice_odds(state)
+    assert c is not None and (c.alone, c.all_leave, c.seats_in) == (6, 6, 1)
+    assert c.leave == 6
+    assert abs(c.one_more - (6 + (106 + 5) / 29)) < 1e-9
+    # No hazard on the path yet; two cards bust only as a hazard and its twin:
+    # 15/29 * 2/28 = 15/406.
+    assert c.survive[:2] == (1, 1 - Fraction(15, 406))
+
+
+def test_the_choice_odds_follow_a_correction() -> None:
+    from companion.odds import choice_odds
+
+    session = play(8, "incan-gold", *EIGHT)
+    session.apply(Correct(6, "T1"))  # the last card was T1, not FIRE1
+    assert choice_odds(session.state) == choice_odds(
+        play(8, "incan-gold", *EIGHT[:-1], "T1").state
+    )
+    c = choice_odds(session.state)
+    assert c is not None and c.survive[0] == Fraction(18, 24)  # 6 of 24 bust now
+    assert choice_odds(play(3, "incan-gold", "T1", []).state) is None  # no choice due
+
+
+def test_the_choice_panel_in_words() -> None:
+    from ui import i18n
+    from ui.presenters import choice_text
+
+    i18n.set_language("en")
+    assert choice_text(play(8, "incan-gold", *EIGHT).state).splitlines()[:2] == [
+        "Leaving now banks 17 alone, 1 if all 8 leave",
+        "No bust in the next 1, 2, 3 cards: 67 %, 42 %, 26 %",
+    ]
+    assert choice_text(play(3, "incan-gold", "T17", [1, 2], "T1").state).splitlines() == [
+        "Leaving now banks 6",
+        "No bust in the next 1, 2, 3 cards: 100 %, 96 %, 89 %",
+        "One more card, then leaving: 9.8 on average; leaving now: 6.0",
+    ]
+
+
 def test_the_round_log_is_a_round_a_page_and_opens_on_the_round_on_the_table() -> None:
     from ui.presenters import LogPage, round_log_pages
 

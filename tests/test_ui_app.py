@@ -362,6 +362,9 @@ def test_game_over_screen(app: CompanionApp, clock: VirtualClock) -> None:
     tap(find_button(screen, "Review"))
     panel = app.review_view
     assert panel is not None
+    # Worked out on a thread of its own: the panel opens at once, saying so.
+    assert panel.explain == "Working out every decision of the game…"
+    panel.finish()
     texts = [w.text for w in panel.ids.rows.children[::-1]]
     assert texts[:4] == ["seat", "score", "choices", "luck"]
     assert texts[4:8:1][0] == "Ana" and len(texts) == 4 * 9
@@ -427,7 +430,8 @@ def test_a_bot_seat_and_the_box_chosen_at_set_up(app: CompanionApp, clock: Virtu
     tap(find_button(setup, "Start"))
     assert setup.problem == "At least one seat must be a person."
     tap(find_button(setup, "Bots: 3 seats"))
-    tap(setup.bots_popup.buttons[0])  # random -> person
+    tap(setup.bots_popup.buttons[0])  # random -> expert -> person
+    tap(setup.bots_popup.buttons[0])
     tap(find_button(setup.bots_popup, "Done"))
     tap(find_button(setup, "Start"))
     table = app.table

@@ -289,18 +289,29 @@ def test_the_review_view_says_choices_and_luck_with_their_signs() -> None:
     from companion.events import Draw, Reveal, Start
     from companion.session import Session
     from ui.presenters import review_view
+    from ui.words import signed
 
     session = Session.replay(
         [Start(("Ana", "Bo", "Cy")), Draw("T11A"), Reveal((0,)), Draw("SNAKE1"), Reveal(()),
          Draw("SNAKE2")]
     )  # fmt: skip
+    from companion.review import review
+
     view = review_view(session, bots=(1,))
-    # Ana: choices 14/15 = 0.93, luck 58/31 = 1.87; Bo: 653/290 = 2.25, luck -4.38.
-    assert [(r.name, r.total, r.choices, r.luck) for r in view.rows] == [
-        ("Ana", "5", "+0.9", "+1.9"),
-        ("\u25c6 Bo", "0", "+2.3", "\u22124.4"),
-        ("Cy", "0", "+2.3", "\u22124.4"),
+    # The figures of companion.review (tests/test_review.py works them out), signed
+    # with one decimal: Ana's leave was the mistake, her choices are negative.
+    r = review(session)
+    ana = r.seats[0]
+    assert ana.choices < 0 < ana.luck
+    assert [(v.name, v.total, v.choices, v.luck) for v in view.rows] == [
+        (name, str(s.total), signed(s.choices), signed(s.luck))
+        for name, s in zip(("Ana", "\u25c6 Bo", "Cy"), r.seats, strict=True)
     ]
+    assert view.rows[0].choices.startswith("\u2212")
+    # Ana made one decision, her leave, the mistake: it is her largest swing.
+    (swing,) = view.rows[0].swings
+    assert swing.startswith("round 1, card 1: camp; staying ") and swing.endswith(" · a mistake")
+    assert len(view.rows[1].swings) == 2  # Bo's two stays
 
 
 def test_a_correction_says_no_tent_when_tents_are_hidden() -> None:

@@ -771,13 +771,12 @@ class CompanionApp(App):
         table = self.table
         if table is None:
             return
-        try:
-            view = presenters.review_view(table.session, table.bots,
-                                          self.seat_colours(table.state))
-        except Exception:  # a review is an extra: never a crash at the end of a game
-            _log.exception("review")
-            return
-        panel = ReviewPanel(view)
+        session, seats, game = table.session, table.bots, table.game
+        colours, store = self.seat_colours(table.state), self.games.store
+        # Worked out on a thread of its own: rollouts of a whole game take seconds.
+        panel = ReviewPanel(
+            lambda: presenters.review_view(session, seats, colours, store=store, game=game)
+        )
         panel.bind(on_dismiss=lambda *a: setattr(self, "review_view", None))
         panel.open(animation=False)
         self.review_view = panel

@@ -6,18 +6,23 @@ asks first (:class:`Confirm`): one stray tap must not end an evening's game.
 
 from __future__ import annotations
 
+import logging
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.i18n import LANGUAGES, language
-from ui.presenters import SEAT_KINDS, LogPage, ReviewView, seat_kind_label
+from ui.presenters import SEAT_KINDS, LogPage, ReviewView, review_working, seat_kind_label
 
 __all__ = ["LOG_PAGE", "BotSeats", "Confirm", "GameMenu", "ReviewPanel", "RoundLog"]
+
+_log = logging.getLogger(__name__)
 
 #: Lines of the round log on one page under its round's heading: two lines
 #: each at the most still fit.
@@ -106,14 +111,46 @@ class Confirm(ModalView):
 
 class ReviewPanel(ModalView):
     """The game-over review: each seat's score, its choices against the odds and
-    its luck with the cards, one row a seat, every figure whole on screen."""
+    its luck with the cards, one row a seat, every figure whole on screen.
+
+    Given a function, the panel opens at once saying the review is being
+    worked out, and the function runs on a thread of its own (the rollouts of
+    a whole game take seconds): the UI thread never waits for it.
+    """
 
     title = StringProperty("")
     explain = StringProperty("")
 
-    def __init__(self, view: ReviewView, **kwargs: Any) -> None:
+    def __init__(self, view: ReviewView | Callable[[], ReviewView], **kwargs: Any) -> None:
         kv.load("menu.kv")
         super().__init__(**kwargs)
+        self.worker: threading.Thread | None = None
+        self._result: ReviewView | None = None
+        if isinstance(view, ReviewView):
+            self.show(view)
+            return
+        self.title, self.explain = review_working()
+        self.worker = threading.Thread(target=self._work, args=(view,), daemon=True)
+        self.worker.start()
+
+    def _work(self, compute: Callable[[], ReviewView]) -> None:
+        try:
+            self._result = compute()
+        except Exception:  # a review is an extra: never a crash at the end of a game
+            _log.exception("review")
+        Clock.schedule_once(lambda _dt: self._done())
+
+    def _done(self) -> None:
+        if self._result is not None and not self.ids.rows.children:
+            self.show(self._result)
+
+    def finish(self) -> None:
+        """Wait for the review and show it (for a caller off the UI's own loop)."""
+        if self.worker is not None:
+            self.worker.join()
+            self._done()
+
+    def show(self, view: ReviewView) -> None:
         self.title, self.explain = view.title, view.explain
         grid = self.ids.rows
         for i, header in enumerate(view.headers):

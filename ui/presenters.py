@@ -30,9 +30,10 @@ from companion.cards import (
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.events import STRATEGIES, Draw, Move, Start
 from companion.notices import CameraStatus, CardHeld, Corrected, Reason
-from companion.odds import odds
+from companion.odds import choice_odds, odds
 from companion.players import COLOURS as PLAYER_COLOURS
-from companion.review import review
+from companion.ports import EventStore
+from companion.review import fit_model, review, stored_games
 from companion.rules import RULE_SETS
 from companion.session import Session
 from ui.i18n import _, ngettext, text_width
@@ -40,6 +41,7 @@ from ui.words import (
     camera_text,
     card_name,
     decimal,
+    decision_line,
     hazard_name,
     last_event,
     listed,
@@ -75,6 +77,7 @@ __all__ = [
     "bots_label",
     "card_face",
     "chart_view",
+    "choice_text",
     "countdown_text",
     "deck_label",
     "game_over_view",
@@ -298,6 +301,9 @@ class TableView:
     odds_short: str = ""
     status_short: str = ""  # the status without the camera's part, when both do not fit
     path_room: int = LONGEST_PATH  # the slots the path keeps: longest_path()
+    # What a choice gives the seats still in (odds.choice_odds), while choices are
+    # due and the table sees the odds: for the panel beside ``odds``.
+    choice: str = ""
 
 
 def _hidden(state: State, hidden_tents: bool) -> bool:
@@ -510,6 +516,7 @@ def table_view(
         odds_short=odds_text(state, per_hazard=False) if show_odds else "",
         status_short=" · ".join(short_parts),
         path_room=longest_path(state),
+        choice=choice_text(state) if show_odds else "",
         game_over=state.phase is Phase.GAME_OVER,
         event=last_event(state),
         pieces=payout_pieces(state),
@@ -914,6 +921,10 @@ class ReviewRow:
     total: str
     choices: str
     luck: str
+    # The seat's three largest swings, largest first, each a decision in words
+    # (with its uncertainty, and whether it was a mistake): for a layout that
+    # shows them under the row.
+    swings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -924,10 +935,28 @@ class ReviewView:
     rows: tuple[ReviewRow, ...]
 
 
-def review_view(session: Session, bots: Collection[int] = (),
-                colours: Sequence[Colour] | None = None) -> ReviewView:
-    """The game-over review: per seat its total, and its choices against its luck."""
-    result = review(session)
+def review_working() -> tuple[str, str]:
+    """The review panel's title and text while the review is worked out."""
+    return _("Choices vs luck"), _("Working out every decision of the game…")
+
+
+def review_view(
+    session: Session,
+    bots: Collection[int] = (),
+    colours: Sequence[Colour] | None = None,
+    *,
+    store: EventStore | None = None,
+    game: int | None = None,
+) -> ReviewView:
+    """The game-over review: per seat its total, and its choices against its luck.
+
+    With the ``store``, the other seats' model is fitted to these players'
+    stored games (``game``: this one's number there, not counted twice;
+    docs/review.md); it takes seconds: call it off the UI thread.
+    """
+    history = stored_games(store, session, game) if store is not None else []
+    model, info = fit_model(session, history)
+    result = review(session, model, info)
     rows = tuple(
         ReviewRow(
             name=bot_name(s.name) if s.seat in bots else s.name,
@@ -935,14 +964,16 @@ def review_view(session: Session, bots: Collection[int] = (),
             total=str(s.total),
             choices=signed(s.choices),
             luck=signed(s.luck),
+            swings=tuple(decision_line(d) for d in s.swings),
         )
         for s in result.seats
     )
     return ReviewView(
         title=_("Choices vs luck"),
         explain=_(
-            "Choices: what each torch or camp gained over the other choice, at the odds of "
-            "the moment. Luck: what the cards gave beyond their average."
+            "Choices: what each torch or camp gained over the other choice, the round "
+            "played on many times with the other seats as they usually choose. Luck: what "
+            "the cards gave beyond their average."
         ),
         headers=(_("seat"), _("score"), _("choices"), _("luck")),
         rows=rows,
@@ -957,7 +988,8 @@ def _pair_chances(state: State) -> dict[str, str]:
     o = odds(state)
     if o is None:
         return {}
-    return {kind: f"{f.numerator}/{f.denominator}" for kind, f in o.by_hazard}
+    # A kind with no copy left cannot pair: its tile says nothing (not "0/1").
+    return {kind: f"{f.numerator}/{f.denominator}" for kind, f in o.by_hazard if f}
 
 
 def odds_text(state: State, *, per_hazard: bool = True) -> str:
@@ -968,16 +1000,21 @@ def odds_text(state: State, *, per_hazard: bool = True) -> str:
         return ""
 
     def chance(f: Fraction) -> str:
+        # Half a per cent rounds up, as a player would say it (1/8 is 13 %, not
+        # Python's round-half-to-even 12 %).
         return _("{fraction} ({percent} %)").format(
-            fraction=f"{f.numerator}/{f.denominator}" if f else "0", percent=round(f * 100)
+            fraction=f"{f.numerator}/{f.denominator}" if f else "0",
+            percent=math.floor(f * 100 + Fraction(1, 2)),
         )
 
-    if o.by_hazard and per_hazard:
+    # A kind whose other copies are all out of the game cannot bust: not listed.
+    can_bust = [(kind, f) for kind, f in o.by_hazard if f]
+    if can_bust and per_hazard:
         kinds = listed([
             _("{hazard} {fraction}").format(
                 hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"
             )
-            for kind, f in o.by_hazard
+            for kind, f in can_bust
         ])
         bust = _("Next card busts: {chance}: {kinds}").format(chance=chance(o.bust), kinds=kinds)
     else:
@@ -993,6 +1030,34 @@ def odds_text(state: State, *, per_hazard: bool = True) -> str:
         ).format(n=o.seats_in, each=decimal(float(o.treasure_each))),
     )
     return f"{bust}\n{left}"
+
+
+def _per_cent(f: Fraction) -> int:
+    return math.floor(f * 100 + Fraction(1, 2))
+
+
+def choice_text(state: State) -> str:
+    """For the seats still in, while choices are due: what leaving now banks
+    (alone, and if all of them leave), the chance of no bust in the next 1, 2
+    and 3 cards, and one more card against leaving now by the review's model."""
+    c = choice_odds(state)
+    if c is None:
+        return ""
+    if c.seats_in == 1:
+        bank = _("Leaving now banks {alone}").format(alone=c.alone)
+    else:
+        bank = ngettext(
+            "Leaving now banks {alone} alone, {each} if all {n} leave",
+            "Leaving now banks {alone} alone, {each} if all {n} leave",
+            c.seats_in,
+        ).format(alone=c.alone, each=c.all_leave, n=c.seats_in)
+    survive = _("No bust in the next 1, 2, 3 cards: {one} %, {two} %, {three} %").format(
+        one=_per_cent(c.survive[0]), two=_per_cent(c.survive[1]), three=_per_cent(c.survive[2])
+    )
+    value = _("One more card, then leaving: {more} on average; leaving now: {now}").format(
+        more=decimal(c.one_more), now=decimal(c.leave)
+    )
+    return f"{bank}\n{survive}\n{value}"
 
 
 # --- the round log ---------------------------------------------------------------------

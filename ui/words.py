@@ -58,7 +58,7 @@ TYPE_CHECKING = False  # mypy reads it as true; these are for the annotations on
 if TYPE_CHECKING:  # 6 ms of imports that `replay`'s table never needs
     from fractions import Fraction
 
-    from companion.review import Review, SeatReview
+    from companion.review import Decision, Review, SeatReview
     from companion.stats import HeadToHead, PlayerStats
 
 
@@ -465,9 +465,37 @@ def review_line(seat: SeatReview) -> str:
     )
 
 
+def model_line(review: Review) -> str:
+    """Which model of the other seats the review played (docs/review.md)."""
+    m = review.model
+    if m.name == "fitted":
+        return ngettext(
+            "Model of the other seats: fitted to {n} choices of these players in {games} game",
+            "Model of the other seats: fitted to {n} choices of these players in {games} games",
+            m.games,
+        ).format(n=m.decisions, games=m.games)
+    return _("Model of the other seats: the default ({n} choices of these players, "
+             "too few to fit)").format(n=m.decisions)
+
+
+def decision_line(d: Decision) -> str:
+    """One decision: both choices' values, the uncertainty, and whether it was a mistake."""
+    line = _("round {round}, card {card}: {choice}; staying {stay} ± {uncertainty}, "
+             "leaving {leave} ({gain})").format(
+        round=d.round, card=d.cards,
+        choice=_("camp") if d.left else _("torch"),
+        stay=decimal(float(d.stay)),
+        uncertainty=decimal(float(d.uncertainty)),
+        leave=decimal(float(d.leave)),
+        gain=signed(d.gain),
+    )  # fmt: skip
+    return _("{decision} · a mistake").format(decision=line) if d.mistake else line
+
+
 def review_text(review: Review, bots: Mapping[int, str]) -> str:
-    """The whole review for the terminal: a summary per seat, then its decisions."""
-    lines = []
+    """The whole review for the terminal: the model, then per seat a summary,
+    its three largest swings, and every decision in order."""
+    lines = [model_line(review)]
     for seat in review.seats:
         bot = bots.get(seat.seat)
         name = seat.name if bot is None else _("{name} (bot: {strategy})").format(
@@ -480,18 +508,11 @@ def review_text(review: Review, bots: Mapping[int, str]) -> str:
                 line=review_line(seat),
             )
         )
-        for d in seat.decisions:
-            lines.append(
-                "  "
-                + _("round {round}, card {card}: {choice}; staying {stay}, leaving {leave} "
-                    "({gain})").format(
-                    round=d.round, card=d.cards,
-                    choice=_("camp") if d.left else _("torch"),
-                    stay=decimal(float(d.stay)),
-                    leave=decimal(float(d.leave)),
-                    gain=signed(d.gain),
-                )
-            )
+        if seat.swings:
+            lines.append("  " + _("Largest swings:"))
+            lines.extend("    " + decision_line(d) for d in seat.swings)
+            lines.append("  " + _("Every decision:"))
+            lines.extend("    " + decision_line(d) for d in seat.decisions)
     return "\n".join(lines)
 
 
@@ -501,6 +522,7 @@ def strategy_name(strategy: str) -> str:
         "cautious": _("cautious"),
         "greedy": _("greedy"),
         "random": _("random"),
+        "expert": _("expert"),
     }.get(strategy, strategy)
 
 

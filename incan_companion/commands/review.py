@@ -2,7 +2,9 @@
 
 Only the standard library, the core and the store, like ``replay``: ``--json``
 never depends on the language, and its figures are exact fractions written as
-text (``"7/3"``), the same on every run.
+text (``"7/3"``), the same on every run. For a game of the data file the model
+of the other seats is fitted to these players' choices in the stored games
+(``companion.review.HISTORY_GAMES`` of the latest that share a player).
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from companion.review import Review, review
+from companion.review import REVIEW_ROLLOUTS, Review, fit_model, review, stored_games
 from companion.session import Session
 from companion.text import printable
-from incan_companion.commands.game import game_number, load_session
+from incan_companion.commands.game import check_data_file, game_number, load_session
 from incan_companion.errors import EXIT_OK
 
 
@@ -42,6 +44,12 @@ def to_json(session: Session, result: Review) -> dict[str, Any]:
         "deck": start.deck,
         "round": session.state.round,
         "phase": session.state.phase.value,
+        "model": {
+            "name": result.model.name,
+            "decisions": result.model.decisions,
+            "games": result.model.games,
+            "rollouts": REVIEW_ROLLOUTS,
+        },
         "seats": [
             {
                 "seat": s.seat,
@@ -65,9 +73,12 @@ def to_json(session: Session, result: Review) -> dict[str, Any]:
                         "leave": exact(d.leave),
                         "gain": exact(d.gain),
                         "outcome": None if d.outcome is None else exact(d.outcome),
+                        "uncertainty": exact(d.uncertainty),
+                        "mistake": d.mistake,
                     }
                     for d in s.decisions
                 ],
+                "swings": [s.decisions.index(d) for d in s.swings],
             }
             for s in result.seats
         ],
@@ -75,8 +86,10 @@ def to_json(session: Session, result: Review) -> dict[str, Any]:
 
 
 def cmd_review(args: argparse.Namespace) -> int:
-    session = load_session(Path(args.data_file), args.game)
-    result = review(session)
+    path = Path(args.data_file)
+    session = load_session(path, args.game)
+    model, info = fit_model(session, _history(path, session, args.game))
+    result = review(session, model, info)
     if args.json:
         print(json.dumps(to_json(session, result), ensure_ascii=False))
     else:
@@ -87,3 +100,17 @@ def cmd_review(args: argparse.Namespace) -> int:
         shown = replace(result, seats=seats)
         print(printable(review_text(shown, dict(session.start_event.bots)), keep="\n"))
     return EXIT_OK
+
+
+def _history(path: Path, session: Session, game: int | None) -> list[Session]:
+    """The latest stored games that share a player with ``session`` (none for a
+    ``.jsonl`` log)."""
+    from incan_companion.errors import BadInput
+    from storage import Store
+
+    try:
+        check_data_file(path)
+    except BadInput:  # a .jsonl log: no stored games beside it
+        return []
+    with Store(path, readonly=True) as store:
+        return stored_games(store, session, game if game is not None else store.latest())
