@@ -25,6 +25,23 @@ PASS or FAIL. The exit status is 1 if any row failed.
   SQLite's back (``PRAGMA quick_check`` still says ok); ``replay``, ``export``
   and ``run`` on it.
 
+Issue 27's, each as its reproduction said:
+
+- lock: ``F.lock`` a symlink to F (which emptied F and its set-aside copy) and
+  to another file; while a demo plays on F, a second demo through a symlink to
+  F, through a hard link to F, and on F after ``rm -f F.lock``.
+- header: byte 47 (the schema format) of a good file set to 5 (``run`` looped
+  on exit 1 for ever); a file of a newer schema (``PRAGMA user_version``
+  raised: set aside by older versions, hiding every game).
+- wal: the power cut with the last commits in the ``-wal``, one bit of it
+  flipped: SQLite drops commits silently; ``replay`` must name the lost tail.
+- inodes: a tmpfs with no inode left (``nr_inodes``; needs root); ``run``.
+- fifo-config: ``run --config FIFO`` and ``INCAN_CONFIG=FIFO replay F`` (hung).
+- set-aside-crash: the real ``incan-companion run`` on a damaged file with a
+  ``-wal``, killed (``os._exit``) at each link/unlink/rename of the set-aside
+  in turn, then ``run`` again: every byte under one name, no ``-wal`` left
+  beside a file it is not of.
+
 ``delete`` deletes games one by one in a process killed with SIGKILL at
 random moments: after each kill every game is whole or gone without a trace
 (:func:`delete_kill_points`).
@@ -59,7 +76,8 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 CLI = [sys.executable, "-m", "incan_companion"]
-CASES = ("two-writers", "full-disk", "permissions", "index")
+CASES = ("two-writers", "full-disk", "permissions", "index", "lock", "header", "wal", "inodes",
+         "fifo-config", "set-aside-crash")  # fmt: skip
 
 
 # --- building and damaging data files ---------------------------------------------------
@@ -244,7 +262,7 @@ def sha(path: Path) -> str:
 
 def set_aside(folder: Path, name: str) -> list[Path]:
     return sorted(p for p in folder.iterdir() if p.name.startswith(f"{name}.bad-")
-                  and not p.name.endswith(("-wal", "-shm")))  # fmt: skip
+                  and not p.name.endswith(("-wal", "-shm", ".tail")))  # fmt: skip
 
 
 # --- processes ------------------------------------------------------------------------------
@@ -644,6 +662,289 @@ def case_index(table: Table, tmp: Path) -> None:
               r.code == 0 and kept and new_games == 0)  # fmt: skip
 
 
+# --- issue 27's cases ------------------------------------------------------------------
+
+
+def games_in(path: Path) -> int:
+    """Games in the file (read-only); -1 when it cannot be read."""
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            return int(db.execute("SELECT COUNT(*) FROM games").fetchone()[0])
+        finally:
+            db.close()
+    except sqlite3.Error:
+        return -1
+
+
+def case_lock(table: Table, tmp: Path) -> None:
+    env = environment(tmp)
+    # 1. the lock file a symlink to the data file itself, then to another file.
+    data = tmp / "link" / "games.sqlite"
+    data.parent.mkdir()
+    play_games(data, 2, finish=False)
+    size, games = data.stat().st_size, games_in(data)
+    Path(f"{data}.lock").symlink_to(data.name)
+    r = app(data, env)
+    kept = data.stat().st_size >= size and games_in(data) == games
+    table.add("lock", "F.lock -> F, `run --data F`", "exit 0, F keeps its games, nothing set aside",
+              f"{outcome(r)[:50]}; games {games_in(data)} of {games}; "
+              f"{data.stat().st_size} bytes", "same" if kept else "changed",
+              r.code == 0 and kept and not set_aside(data.parent, data.name))  # fmt: skip
+    victim = tmp / "link" / "victim.txt"
+    victim.write_text("someone else's file\n")
+    Path(f"{data}.lock").unlink()
+    Path(f"{data}.lock").symlink_to(victim)
+    r = app(data, env)
+    same = victim.read_text() == "someone else's file\n"
+    table.add("lock", "F.lock -> another file, `run --data F`", "exit 0, that file untouched",
+              outcome(r)[:60], "same" if same else "changed", r.code == 0 and same)
+    # 2. a second writer through every other path to the file, while a demo plays.
+    data = tmp / "alias" / "games.sqlite"
+    data.parent.mkdir()
+    first = subprocess.Popen([*CLI, *demo_args(data, 7)], env=env, cwd=ROOT, text=True,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)  # fmt: skip
+    try:
+        if not wait_events(data, 4, first, 120):
+            raise RuntimeError("the first demo stored nothing")
+        other = tmp / "alias" / "other"
+        other.mkdir()
+        (other / "g.sqlite").symlink_to(data)
+        hard = tmp / "alias" / "hard.sqlite"
+        os.link(data, hard)
+        for what, path in (("a symlink to F", other / "g.sqlite"), ("a hard link to F", hard)):
+            r = run_cli(demo_args(path, 8), env, timeout=300)
+            table.add("lock", f"second demo through {what}, while the first plays",
+                      "exit 2, one line naming the first's pid", outcome(r), "-",
+                      one_line_exit(r, 2, str(first.pid)))  # fmt: skip
+        Path(f"{data}.lock").unlink(missing_ok=True)
+        r = run_cli(demo_args(data, 9), env, timeout=300)
+        table.add("lock", "`rm -f F.lock` while the first plays, second demo on F",
+                  "exit 2, one line naming the first's pid", outcome(r), "-",
+                  one_line_exit(r, 2, str(first.pid)))  # fmt: skip
+        first.communicate(timeout=300)
+    finally:
+        if first.poll() is None:
+            first.kill()
+            first.wait()
+    replay = run_cli(["replay", str(data), "--json"], env, timeout=60)
+    table.add("lock", "the first demo's game, read back", "demo exit 0; replay exit 0, to its end",
+              f"demo exit {first.returncode}; replay {outcome(replay)[:50]}", "-",
+              first.returncode == 0 and replay.code == 0
+              and '"phase": "game_over"' in replay.out)  # fmt: skip
+
+
+def case_header(table: Table, tmp: Path) -> None:
+    env = environment(tmp)
+    data = tmp / "byte47" / "games.sqlite"
+    data.parent.mkdir()
+    play_games(data, 2)
+    raw = bytearray(data.read_bytes())
+    raw[47] = 5  # the schema format: SQLite knows 1 to 4
+    data.write_bytes(bytes(raw))
+    damaged = sha(data)
+    for command in ("replay", "stats"):
+        r = run_cli([command, str(data)], env, timeout=60)
+        table.add("header", f"byte 47 set to 5, `{command}`", "exit 2, one line: damaged",
+                  outcome(r), "same" if sha(data) == damaged else "changed",
+                  one_line_exit(r, 2, str(data)) and sha(data) == damaged)  # fmt: skip
+    r = app(data, env)
+    asides = set_aside(data.parent, data.name)
+    kept = bool(asides) and sha(asides[0]) == damaged
+    table.add("header", "byte 47 set to 5, `run`", "exit 0, set aside byte for byte, new file",
+              f"{outcome(r)[:40]}; set aside: {len(asides)}; games in F: {games_in(data)}",
+              "set aside" if kept else "changed",
+              r.code == 0 and kept and games_in(data) == 0)  # fmt: skip
+    data = tmp / "newer" / "games.sqlite"
+    data.parent.mkdir()
+    play_games(data, 2)
+    from storage.schema import SCHEMA_VERSION
+
+    db = sqlite3.connect(data)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    before = sha(data)
+    for command in ("run", "replay"):
+        r = app(data, env) if command == "run" else run_cli(["replay", str(data)], env)
+        asides = set_aside(data.parent, data.name)
+        same = sha(data) == before and not asides
+        table.add("header", f"schema {SCHEMA_VERSION + 1} (a newer version's file), `{command}`",
+                  "exit 2, one line: newer; left in place", outcome(r),
+                  "same" if same else "set aside" if asides else "changed",
+                  one_line_exit(r, 2, "newer") and same)  # fmt: skip
+
+
+def case_wal(table: Table, tmp: Path) -> None:
+    from companion.events import Draw, Reveal, Start
+    from storage import Store
+
+    env = environment(tmp)
+    live = tmp / "live" / "games.sqlite"
+    live.parent.mkdir()
+    store = Store(live)
+    game = store.new_game(Start(("Ana", "Bo", "Cy")))
+    store._db.execute("PRAGMA wal_autocheckpoint=0")  # the commits stay in the -wal
+    cards = ("T1", "T2", "T3", "T4", "T5A", "T5B", "T7A", "T7B", "T9", "T11A", "T11B",
+             "T13", "T14", "T15", "T17", "A1", "A2", "A3", "A4", "A5", "SNAKE1")  # fmt: skip
+    acknowledged = 1  # the start
+    for card in cards:
+        store.append(game, Draw(card))
+        store.append(game, Reveal(()))
+        acknowledged += 2
+    cut = tmp / "cut" / "games.sqlite"
+    cut.parent.mkdir()
+    for suffix in ("", "-wal", ".tail"):  # the power cut: the card as it is now
+        if Path(f"{live}{suffix}").exists():
+            Path(f"{cut}{suffix}").write_bytes(Path(f"{live}{suffix}").read_bytes())
+    store.close()
+    wal = bytearray(Path(f"{cut}-wal").read_bytes())
+    wal[len(wal) * 2 // 3] ^= 0x10
+    Path(f"{cut}-wal").write_bytes(bytes(wal))
+    db = sqlite3.connect(cut)
+    left = int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
+    verdict = db.execute("PRAGMA integrity_check").fetchone()[0]
+    db.close()
+    r = run_cli(["replay", str(cut)], env, timeout=60)
+    table.add("wal", f"one bit flipped in the -wal: {left} of {acknowledged} events left, "
+              f"integrity_check {verdict}", "`replay` exit 2, one line naming the lost tail",
+              outcome(r), "-", left < acknowledged
+              and one_line_exit(r, 2, "are lost", f"up to {acknowledged - 1}"))  # fmt: skip
+    r = run_cli(["export", str(cut)], env, timeout=60)
+    table.add("wal", "the same file, `export`", "exit 2, one line naming the lost tail",
+              outcome(r), "-", one_line_exit(r, 2, "are lost"))
+
+
+def case_inodes(table: Table, tmp: Path) -> None:
+    env = environment(tmp)
+    try:
+        where = tmp / "inodes"
+        where.mkdir()
+        subprocess.run(["mount", "-t", "tmpfs", "-o", "size=8m,nr_inodes=64,mode=0755", "tmpfs",
+                        str(where)], check=True, capture_output=True, timeout=30)  # fmt: skip
+    except (OSError, subprocess.CalledProcessError) as e:
+        table.add("inodes", "no inode left", "-", f"skipped: cannot mount tmpfs "
+                  f"({getattr(e, 'stderr', b'') or e})", "-", None)  # fmt: skip
+        return
+    try:
+        data = where / "games.sqlite"
+        (game,) = play_games(data, 1, finish=False)
+        before = sha(data)
+        fillers = where / "fill"
+        fillers.mkdir()
+        n = 0
+        with contextlib.suppress(OSError):
+            while n < 10_000:
+                (fillers / str(n)).touch()
+                n += 1
+        r = app(data, env)
+        same = sha(data) == before and not set_aside(where, data.name)
+        table.add("inodes", f"tmpfs with no inode left ({n} files made), `run --quit-after 2`",
+                  "exit 1 (the service retries), one line: no inode left; file as it is",
+                  outcome(r), "same" if same else "changed",
+                  one_line_exit(r, 1, "no free inodes") and same)  # fmt: skip
+        for f in fillers.iterdir():
+            f.unlink()
+        r = app(data, env)
+        from storage import Store
+
+        with Store(data, readonly=True) as store:
+            offered = store.unfinished()
+        table.add("inodes", "inodes freed, `run` again", "exit 0, the unfinished game offered",
+                  f"{outcome(r)[:50]}; unfinished game: {offered}", "-",
+                  r.code == 0 and offered == game)  # fmt: skip
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False, capture_output=True, timeout=30)
+
+
+def case_fifo_config(table: Table, tmp: Path) -> None:
+    env = environment(tmp)
+    data = tmp / "fifo" / "games.sqlite"
+    data.parent.mkdir()
+    play_games(data, 1)
+    fifo = tmp / "fifo" / "config.toml"
+    os.mkfifo(fifo)
+    r = run_cli(["run", "--buttons", "keyboard", "--camera", "none", "--quit-after", "2",
+                 "--config", str(fifo), "--data", str(data)], env, timeout=60)  # fmt: skip
+    table.add("fifo-config", "`run --config FIFO`", "exit 2 at once, one line naming it",
+              outcome(r), "-", one_line_exit(r, 2, str(fifo)))
+    r = run_cli(["replay", str(data)], {**env, "INCAN_CONFIG": str(fifo)}, timeout=60)
+    # replay reads the config for its language only, which then falls back to the system's.
+    table.add("fifo-config", "`INCAN_CONFIG=FIFO replay F`", "no hang: exit 0, the game replayed",
+              f"{outcome(r)[:40]} in {r.seconds:.1f} s; {len(r.out.splitlines())} lines out",
+              "-", r.code == 0 and bool(r.out))  # fmt: skip
+
+
+_CRASH_AT = """
+import os, sys
+sys.path.insert(0, sys.argv[1])
+step = int(sys.argv[2])
+count = [0]
+for name in ("link", "unlink", "replace", "rename"):
+    real = getattr(os, name)
+    def crashing(*args, _real=real, **kwargs):
+        count[0] += 1
+        if count[0] == step:
+            os._exit(9)  # the power goes, mid-step
+        return _real(*args, **kwargs)
+    setattr(os, name, crashing)
+from incan_companion.cli import main
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def case_set_aside_crash(table: Table, tmp: Path) -> None:
+    from companion.events import Draw, Reveal, Start
+    from storage import Store
+
+    env = environment(tmp)
+    # A file whose last commits are in its -wal when its header is damaged.
+    model = tmp / "model" / "games.sqlite"
+    model.parent.mkdir()
+    store = Store(model)
+    store._db.execute("PRAGMA wal_autocheckpoint=0")
+    game = store.new_game(Start(("Ana", "Bo", "Cy")))
+    for card in ("T1", "T2", "T3"):
+        store.append(game, Draw(card))
+        store.append(game, Reveal(()))
+    snapshot = {suffix: Path(f"{model}{suffix}").read_bytes() for suffix in ("", "-wal")}
+    store.close()
+    raw = bytearray(snapshot[""])
+    raw[47] = 5
+    snapshot[""] = bytes(raw)
+    steps, whole, stray, crashed_at = 0, 0, 0, []
+    for step in range(1, 9):
+        folder = tmp / f"step{step}"
+        folder.mkdir()
+        data = folder / "games.sqlite"
+        for suffix, content in snapshot.items():
+            Path(f"{data}{suffix}").write_bytes(content)
+        args = ["run", "--buttons", "keyboard", "--camera", "none", "--quit-after", "1",
+                "--data", str(data)]  # fmt: skip
+        try:
+            done = subprocess.run([sys.executable, "-c", _CRASH_AT, str(ROOT), str(step), *args],
+                                  env=env, cwd=ROOT, capture_output=True, text=True,
+                                  timeout=120, check=False)  # fmt: skip
+        except subprocess.TimeoutExpired:
+            continue
+        if done.returncode == 9:
+            crashed_at.append(step)
+        again = app(data, env, 1.0)
+        steps += again.code == 0
+        for aside in set_aside(folder, data.name):
+            wal = Path(f"{aside}-wal")
+            if (aside.read_bytes() == snapshot[""] and wal.exists()
+                    and wal.read_bytes() == snapshot["-wal"]):  # fmt: skip
+                whole += 1
+                break
+        wal = Path(f"{data}-wal")
+        stray += wal.exists() and wal.read_bytes() == snapshot["-wal"]
+    table.add("set-aside-crash", f"`run` killed at each step of a set-aside ({len(crashed_at)} "
+              "steps met), then `run` again", "exit 0; each time the file and its -wal whole "
+              "under one name; no -wal beside a file not its own",
+              f"run again exit 0: {steps} of 8; whole: {whole} of 8; stray -wal: {stray}", "-",
+              steps == 8 and whole == 8 and stray == 0 and len(crashed_at) >= 4)  # fmt: skip
+
+
 def cases(only: Sequence[str]) -> int:
     table = Table()
     runners = {
@@ -651,6 +952,12 @@ def cases(only: Sequence[str]) -> int:
         "full-disk": case_full_disk,
         "permissions": case_permissions,
         "index": case_index,
+        "lock": case_lock,
+        "header": case_header,
+        "wal": case_wal,
+        "inodes": case_inodes,
+        "fifo-config": case_fifo_config,
+        "set-aside-crash": case_set_aside_crash,
     }
     for name in only:
         print(f"{name} ...", file=sys.stderr, flush=True)

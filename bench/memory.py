@@ -247,7 +247,7 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
                 stage(f"game {games} over ({len(state.seats)} seats, {i18n.language()})")
             new_game(games)
         elif app.on_screen("round_end"):
-            app.close_round_end("table")  # its button: a card held for the summary comes now
+            app.play.close_round_end("table")  # its button: a card held for the summary comes now
         elif table.collector.due:
             for seat in sorted(table.collector.due):
                 leave = wants_to_leave(state, seat, rng)

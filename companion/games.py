@@ -98,6 +98,9 @@ class Games:
         self.startup = tuple(startup)
         self.table: Table | None = None
         self._unlisten: Callable[[], None] | None = None
+        #: (made, of) while the games' summaries are made off the UI thread (the
+        #: first start after a migration): until then no unfinished game is known.
+        self.building: tuple[int, int] | None = None
 
     # --- games -------------------------------------------------------------------
 
@@ -132,7 +135,10 @@ class Games:
 
     def unfinished(self) -> int | None:
         """The latest game not yet over and not abandoned, to offer at start-up
-        (None on any failure)."""
+        (None on any failure, and while the summaries are being made: finding
+        it would replay every game on the caller's thread)."""
+        if self.building is not None:
+            return None
 
         def offered() -> int | None:
             game = self.store.unfinished()

@@ -272,13 +272,57 @@ fi
 # so an update after `git pull` lands.
 run "$VENV/bin/python" -m pip install --disable-pip-version-check \
     --require-hashes --only-binary :all: -r "$DEPLOY/requirements-pi.lock"
-# The translations are compiled with Babel, which the first install brought;
-# the second install then copies the .mo files into the venv.
-if [ -x "$SOURCE/scripts/build-translations.sh" ]; then
-    run env PYTHON="$VENV/bin/python" "$SOURCE/scripts/build-translations.sh"
+# The app is built from the checkout (its translations compiled with Babel,
+# which the first install brought, then a wheel made by its build backend) by
+# the checkout's owner, never by root: whoever can write the checkout would
+# otherwise run code as root. A checkout of root's own is built as nobody.
+# The build works in a copy, in a folder only the builder and root can reach;
+# root installs nothing but the wheel (installing a wheel runs none of its code).
+builder_uid=$(stat -c %u "$SOURCE")
+builder_gid=$(stat -c %g "$SOURCE")
+if [ "$builder_uid" = 0 ]; then
+    builder_uid=$(id -u nobody)
+    builder_gid=$(id -g nobody)
 fi
+as_builder() {
+    run setpriv --reuid="$builder_uid" --regid="$builder_gid" --clear-groups --no-new-privs \
+        env -i HOME="$BUILD" PATH=/usr/bin:/bin LANG=C.UTF-8 "$@"
+}
+if [ "$DRY_RUN" = 1 ]; then
+    BUILD=/tmp/incan-build.XXXXXX
+    echo "+ mktemp -d $BUILD  # owned by $builder_uid:$builder_gid, mode 0700"
+else
+    BUILD=$(mktemp -d /tmp/incan-build.XXXXXX)
+    trap 'rm -rf "$BUILD"' EXIT
+    chown "$builder_uid:$builder_gid" "$BUILD"
+fi
+# shellcheck disable=SC2016  # expanded by the builder's shell
+as_builder sh -c 'mkdir "$2" && tar -C "$1" --exclude=./.venv --exclude=./.git -cf - . | tar -C "$2" -xf -' \
+    copy "$SOURCE" "$BUILD/src"
+as_builder env PYTHON="$VENV/bin/python" "$BUILD/src/scripts/build-translations.sh"
+as_builder "$VENV/bin/python" -m pip wheel --disable-pip-version-check --no-cache-dir \
+    --no-deps --no-build-isolation --wheel-dir "$BUILD/dist" "$BUILD/src"
+if [ "$DRY_RUN" = 1 ]; then
+    wheel="$BUILD/dist/incan_companion-*.whl"
+    echo "+ $SYSTEM_PYTHON - $wheel  # nothing in it but the app's packages: no .pth"
+else
+    wheel=$(find "$BUILD/dist" -maxdepth 1 -type f -name 'incan_companion-*.whl' -print -quit)
+    [ -n "$wheel" ] || die "the build made no wheel in $BUILD/dist"
+    # Only the app's own packages: a .pth file (or a module beside them) would
+    # run at every start of the venv's Python, pip's as root included. Read by
+    # Debian's Python, not the venv's.
+    "$SYSTEM_PYTHON" - "$wheel" <<'PY' || die "the wheel built from $SOURCE holds files outside the app's packages"
+import sys, zipfile
+ours = {"companion", "hardware", "incan_companion", "storage", "ui", "vision", "web"}
+for name in zipfile.ZipFile(sys.argv[1]).namelist():
+    top = name.split("/")[0]
+    if name.endswith(".pth") or not (top in ours or top.endswith(".dist-info")):
+        sys.exit(f"install.sh: {name}: not a file of the app's packages")
+PY
+fi
+# Even when its version number did not change, so an update after `git pull` lands.
 run "$VENV/bin/python" -m pip install --disable-pip-version-check \
-    --no-deps --no-build-isolation --force-reinstall "$SOURCE"
+    --no-deps --no-index --force-reinstall "$wheel"
 run install -m 0644 "$DEPLOY/README.md" "$PREFIX/README.md"
 
 # --- config, data, Kivy -----------------------------------------------------
@@ -299,22 +343,41 @@ try:
 except ConfigError as e:
     sys.exit(f"install.sh: {e}")
 print(f"    config ok: rules {c.rules}, {c.seats} seats, camera {c.camera.source}")'
+# As the app's user: the app's code is the checkout's, never run as root.
 if [ "$DRY_RUN" = 1 ]; then
-    echo "+ $VENV/bin/python -c 'incan_companion.config.load($CONFIG)'  # check it, name any bad key"
+    echo "+ runuser -u $APP_USER -- $VENV/bin/python -c 'incan_companion.config.load($CONFIG)'  # check it, name any bad key"
 else
-    "$VENV/bin/python" -c "$CHECK_CONFIG" "$CONFIG"
+    runuser -u "$APP_USER" -- "$VENV/bin/python" -c "$CHECK_CONFIG" "$CONFIG"
 fi
 
+# Inside the data directory the app's user can rename anything and plant
+# symbolic links (data/kivy -> /etc, say): root makes and writes nothing
+# there. The app's user does it, with no more rights than it has already.
+as_app() {
+    run runuser -u "$APP_USER" -- "$@"
+}
+
 step "data directory $DATA_DIR (the only place the app writes)"
+# Its parent is root's (a system directory is refused above), so what is
+# checked here stays so.
+[ ! -L "$data_dir" ] || die "$DATA_DIR is a symbolic link; give the app a directory of its own"
 run install -d -o "$APP_USER" -g "$APP_USER" -m 0750 "$DATA_DIR"
-run install -d -o "$APP_USER" -g "$APP_USER" -m 0750 "$KIVY_HOME_DIR"
+if [ -L "$KIVY_HOME_DIR" ]; then
+    die "$KIVY_HOME_DIR is a symbolic link, which install.sh never makes: remove it (rm $KIVY_HOME_DIR) and run again"
+fi
+as_app install -d -m 0750 "$KIVY_HOME_DIR"
 
 step "Kivy input config (one touch per tap on the official display): $KIVY_HOME_DIR/config.ini"
-if cmp -s "$DEPLOY/kivy-config.ini" "$KIVY_HOME_DIR/config.ini"; then
+if [ ! -L "$KIVY_HOME_DIR" ] && [ -f "$KIVY_HOME_DIR/config.ini" ] \
+        && [ ! -L "$KIVY_HOME_DIR/config.ini" ] \
+        && cmp -s "$DEPLOY/kivy-config.ini" "$KIVY_HOME_DIR/config.ini"; then
     skip "$KIVY_HOME_DIR/config.ini is current"
+elif [ "$DRY_RUN" = 1 ]; then
+    echo "+ runuser -u $APP_USER -- install -m 0644 /dev/stdin $KIVY_HOME_DIR/config.ini < $DEPLOY/kivy-config.ini"
 else
-    run install -o "$APP_USER" -g "$APP_USER" -m 0644 \
-        "$DEPLOY/kivy-config.ini" "$KIVY_HOME_DIR/config.ini"
+    # Read by root (the checkout may be closed to the app's user), written by the app's user.
+    runuser -u "$APP_USER" -- install -m 0644 /dev/stdin "$KIVY_HOME_DIR/config.ini" \
+        <"$DEPLOY/kivy-config.ini"
 fi
 
 # --- service ----------------------------------------------------------------

@@ -13,7 +13,8 @@ from __future__ import annotations
 import contextlib
 import logging
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 
 from companion.ports import NoSuchGameError
 from companion.session import LogError, Session
@@ -22,12 +23,13 @@ from storage import chain
 from storage.db import sqlite_errors
 from storage.log import LogTables
 
-__all__ = ["HistoryTables"]
+__all__ = ["HistoryTables", "Made", "make_summaries"]
 
 _log = logging.getLogger(__name__)
 
 #: A summary made by a replay, to keep: (game, its events, the summary).
-_Made = tuple[int, int, GameSummary]
+Made = tuple[int, int, GameSummary]
+_Made = Made
 
 
 class HistoryTables(LogTables):
@@ -99,17 +101,32 @@ class HistoryTables(LogTables):
         return summary
 
     def _keep_summaries(self, made: Sequence[_Made]) -> None:
-        """Cache summaries, best effort: a failed write costs only a replay later."""
+        """Cache summaries, best effort: a failed write costs only a replay later.
+
+        A game deleted since its summary was made (by another thread's reader,
+        :func:`make_summaries`) gets none."""
         if self.readonly or self._version < 2 or not made:
             return
         try:
             with self._transaction():
                 self._db.executemany(
-                    "INSERT OR REPLACE INTO summaries VALUES (?, ?, ?, ?)",
-                    [(g, n, int(s.finished), s.to_json()) for g, n, s in made],
+                    "INSERT OR REPLACE INTO summaries "
+                    "SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM games WHERE id = ?)",
+                    [(g, n, int(s.finished), s.to_json(), g) for g, n, s in made],
                 )
         except sqlite3.Error as e:
             _log.warning("keeping game summaries in %s: %s", self.path, e)
+
+    def keep_summaries(self, made: Sequence[Made]) -> None:
+        """Keep summaries made elsewhere (:func:`make_summaries`), in one transaction."""
+        self._keep_summaries(made)
+
+    def missing_summaries(self) -> list[int]:
+        """The games, newest first, whose kept summary does not stand for their log
+        (each needs a replay), when the file's schema can keep summaries; else none."""
+        if self._version < 2:
+            return []
+        return [k.game for k in self._kept() if not k.current]
 
     @sqlite_errors
     def history(self, first: int = 0, count: int | None = None) -> list[Played]:
@@ -187,3 +204,19 @@ class HistoryTables(LogTables):
         tail = chain.read_tail(self.path)
         if tail is not None and tail.game == game:
             chain.forget_tail(self.path)  # the last game stored is gone, with its end
+
+
+def make_summaries(path: Path, games: Sequence[int], batch: int = 50) -> Iterator[list[Made]]:
+    """The summaries of ``games`` (:meth:`HistoryTables.missing_summaries`), ``batch``
+    at a time, replayed through a read-only connection of its own: for a thread
+    other than the writer's, which keeps them (:meth:`HistoryTables.keep_summaries`).
+    A game that does not replay (or is gone) is left out (logged); every batch is
+    yielded, even an empty one, so that the caller can count ``batch`` games a step.
+    Raises like a read-only :class:`~storage.store.Store` for a file that cannot be read.
+    """
+    from storage.store import Store  # the store is made of these tables
+
+    with Store(path, readonly=True) as reader:
+        for start in range(0, len(games), batch):
+            made = (reader._replayed_summary(g) for g in games[start : start + batch])
+            yield [m for m in made if m is not None]

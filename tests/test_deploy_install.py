@@ -124,23 +124,53 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
         f"+ {venv}/bin/python -m pip install --disable-pip-version-check "
         f"--require-hashes --only-binary :all: -r {ROOT}/deploy/requirements-pi.lock"
     )
-    assert pip[1] == (  # the app, built from those locked parts only
-        f"+ {venv}/bin/python -m pip install --disable-pip-version-check "
-        f"--no-deps --no-build-isolation --force-reinstall {ROOT}"
+    # The app: built by the checkout's owner (nobody for root's own) in a copy,
+    # never by root; root installs only the wheel, which runs none of its code.
+    owner = ROOT.stat().st_uid or 65534, ROOT.stat().st_gid if ROOT.stat().st_uid else 65534
+    build = "/tmp/incan-build.XXXXXX"
+    as_builder = (
+        f"+ setpriv --reuid={owner[0]} --regid={owner[1]} --clear-groups --no-new-privs "
+        f"env -i HOME={build} PATH=/usr/bin:/bin LANG=C.UTF-8 "
     )
+    built = [c for c in commands if c.startswith(as_builder)]
+    assert [c[len(as_builder):].split()[:2] for c in built] == [
+        ["sh", "-c"],
+        ["env", f"PYTHON={venv}/bin/python"],
+        [f"{venv}/bin/python", "-m"],
+    ]
+    assert built[1].endswith(f" {build}/src/scripts/build-translations.sh")
+    assert built[2].endswith(
+        "-m pip wheel --disable-pip-version-check --no-cache-dir --no-deps "
+        f"--no-build-isolation --wheel-dir {build}/dist {build}/src"
+    )
+    assert (
+        f"+ /usr/bin/python3 - {build}/dist/incan_companion-*.whl  # nothing in it but the "
+        "app's packages: no .pth"
+    ) in commands
+    assert pip[1:] == [
+        f"+ {venv}/bin/python -m pip install --disable-pip-version-check "
+        f"--no-deps --no-index --force-reinstall {build}/dist/incan_companion-\\*.whl"
+    ]
+    # Nothing of the checkout's own is run as root.
+    for c in commands:
+        if "build-translations" in c or "--no-build-isolation" in c or str(ROOT) + " " in c:
+            assert c.startswith(as_builder), c
 
     assert f"+ install -d -m 0755 {p['config'].parent}" in commands
     assert f"+ install -m 0644 {ROOT}/deploy/config.example.toml {p['config']}" in commands
-    check = f"+ {venv}/bin/python -c 'incan_companion.config.load("
+    check = f"+ runuser -u incan-test-nobody -- {venv}/bin/python -c 'incan_companion.config.load("
     assert any(c.startswith(check) for c in commands)
     assert (
         f"+ install -d -o incan-test-nobody -g incan-test-nobody -m 0750 {p['data']}" in commands
     )
+    # Inside the data directory the app's user makes and writes, never root.
     kivy_home = p["data"] / "kivy"
+    assert f"+ runuser -u incan-test-nobody -- install -d -m 0750 {kivy_home}" in commands
     assert (
-        f"+ install -o incan-test-nobody -g incan-test-nobody -m 0644 "
-        f"{ROOT}/deploy/kivy-config.ini {kivy_home}/config.ini"
+        f"+ runuser -u incan-test-nobody -- install -m 0644 /dev/stdin {kivy_home}/config.ini "
+        f"< {ROOT}/deploy/kivy-config.ini"
     ) in commands
+    assert not [c for c in commands if str(kivy_home) in c and not c.startswith("+ runuser ")]
     assert (
         f"+ render {ROOT}/deploy/incan-companion.service > "
         "/etc/systemd/system/incan-companion.service"
@@ -309,3 +339,51 @@ def test_a_data_dir_with_someone_elses_files_is_not_taken_over(tmp_path: Path) -
     assert result.returncode == 1
     assert "already holds files of" in result.stderr
     assert (theirs / "keep.txt").read_text() == "not the app's\n"
+
+
+def test_a_link_planted_in_the_data_dir_is_refused(tmp_path: Path) -> None:
+    """The service's user replaced data/kivy with a link to a folder of root's: the
+    next run (an admin updating) neither chowns it nor writes into it."""
+    data = paths(tmp_path)["data"]
+    data.mkdir(parents=True)
+    roots = tmp_path / "roots"
+    roots.mkdir(mode=0o755)
+    (roots / "keep.conf").write_text("root's\n")
+    (data / "kivy").symlink_to(roots)
+    before = snapshot(roots), roots.stat().st_uid, roots.stat().st_mode
+    result = dry_run(tmp_path, user="root")
+    assert result.returncode == 1
+    assert f"{data}/kivy is a symbolic link" in result.stderr
+    assert "==> Kivy input config" not in result.stdout
+    assert (snapshot(roots), roots.stat().st_uid, roots.stat().st_mode) == before
+    # The data directory itself as a link is refused too.
+    shutil.rmtree(data)
+    data.symlink_to(roots)
+    result = dry_run(tmp_path, user="root")
+    assert result.returncode == 1
+    assert f"{data} is a symbolic link" in result.stderr
+
+
+def test_the_app_users_write_does_not_follow_a_link_to_roots_file(tmp_path: Path) -> None:
+    """The command the installer runs for the Kivy config, run for real: a
+    config.ini planted as a link to a file of root's leaves that file as it was."""
+    if os.geteuid() != 0 or shutil.which("runuser") is None:
+        pytest.skip("needs root and runuser to act as another user")
+    tmp_path.chmod(0o755)
+    data = paths(tmp_path)["data"]
+    kivy_home = data / "kivy"
+    kivy_home.mkdir(parents=True)
+    for folder in (data, kivy_home):
+        os.chown(folder, 65534, 65534)
+    roots = tmp_path / "roots.conf"
+    roots.write_text("root's\n")
+    roots.chmod(0o644)
+    (kivy_home / "config.ini").symlink_to(roots)
+    result = dry_run(tmp_path, user="nobody")
+    assert result.returncode == 0, result.stderr
+    (line,) = [c for c in result.stdout.splitlines() if "/dev/stdin" in c]
+    command, source = line[2:].split(" < ")
+    with open(source, "rb") as stdin:
+        done = subprocess.run(command.split(), stdin=stdin, capture_output=True, check=False)
+    assert done.returncode != 0  # nobody may not write root's file
+    assert roots.read_text() == "root's\n" and roots.stat().st_uid == 0

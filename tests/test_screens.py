@@ -81,6 +81,7 @@ HEADER_CLASSES = frozenset({"HeaderLabel", "ColumnHeader"})
 STATES = (
     ("01-setup", "setup"),
     ("01b-setup-bots", "bots"),
+    ("01c-setup-building-history", "setup"),
     ("02-setup-keyboard", "setup"),
     ("03-table-draw", "table"),
     ("04-choose-waiting", "table"),
@@ -114,6 +115,7 @@ STATES = (
     ("27-players", "players"),
     ("28-rename-player", "rename_player"),
     ("29-history", "history"),
+    ("29b-history-building", "history"),
     ("30-past-game", "past_game"),
     ("31-confirm-delete", "confirm"),
     ("32-stats", "stats"),
@@ -890,6 +892,14 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     look("01b-setup-bots")
     bots_popup.dismiss(animation=False)  # not done: the seats stay people
     assert not setup.bots()
+    # The first start after a migration: the summaries are made off the UI thread.
+    from ui import history_building
+
+    history_building.progress(app, 1250, 5000)
+    assert setup.ids.resume.text == setup.history_note != "" and not setup.resume_text
+    look("01c-setup-building-history")
+    history_building.done(app)
+    assert setup.history_note == "" and games.building is None
     boxes[seats - 1].focus = True
     _frames()
     assert setup.keyboard_shown
@@ -1052,6 +1062,10 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.history.show()
     assert app.sm.current == "history" and app.history_screen.ids.row0.game == table.game
     look("29-history")
+    history_building.progress(app, 4999, 5000)
+    look("29b-history-building")
+    history_building.done(app)
+    assert app.sm.current == "history" and app.history_screen.history_note == ""
     app.history.open_past_game(table.game)
     assert app.sm.current == "past_game"
     look("30-past-game")

@@ -21,6 +21,7 @@ class HistoryScreen(Screen):
     can_newer = BooleanProperty(False)
     can_older = BooleanProperty(False)
     empty = BooleanProperty(True)
+    history_note = StringProperty("")  # how far the games' summaries are made ("": made)
 
     def __init__(self, **kwargs: Any) -> None:
         kv.load("history.kv")

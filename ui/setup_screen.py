@@ -64,6 +64,7 @@ class SetupScreen(Screen):
     bots_popup: Any = None
     problem = StringProperty("")
     resume_text = StringProperty("")  # "" when there is no unfinished game
+    history_note = StringProperty("")  # how far the games' summaries are made ("": made)
     typing = BooleanProperty(False)  # the keyboard is up: only seats, names and problem show
     keyboard: NameKeyboard | None = None  # made when a name field first gets focus
 

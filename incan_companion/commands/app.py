@@ -141,9 +141,10 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ui.app import CompanionApp, post
 
     try:
+        opened = opening.result()
         # The camera starts after the first screen is drawn (camera_later).
         device = build(config, post=post, seat_input=args.buttons, camera=args.camera,
-                       data_file=data, camera_later=True, opened=opening.result(),
+                       data_file=data, camera_later=True, opened=opened,
                        phones=True, web=web)
     except StorageFailed:
         # A full or failing disk: exit 1, so that the service tries again (once
@@ -152,6 +153,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     except StoredDataError as e:
         # In use by another process, no permission, a read-only disk: exit 2.
         raise BadInput(str(e)) from None
+    start_history = build_history_later(device.games, opened[0], post)
     # The set-up screen's last choice outranks the config's language.
     _use_language(device.games.chosen_language(), config.language)
     from ui.sound import SoundBoard
@@ -162,6 +164,8 @@ def cmd_run(args: argparse.Namespace) -> int:
                        sounds=SoundBoard(volume=volume, muted=muted),
                        screenshot=Path(args.screenshot) if args.screenshot else None)
     _tell_systemd(app)
+    if start_history is not None:
+        app.on_first_frame.append(start_history)
     if args.quit_after is not None:
         from kivy.clock import Clock
 
@@ -174,6 +178,65 @@ def cmd_run(args: argparse.Namespace) -> int:
         app.on_first_frame.append(_report_start)
     app.run()
     return EXIT_OK
+
+
+#: Games without a kept summary replayed on the UI thread as before (about 6 ms
+#: each on a Pi 4); more are made on a thread of their own, the screens saying so.
+FEW_SUMMARIES = 20
+#: Summaries made between two words to the UI thread (each batch one transaction,
+#: one sync: with 50 a batch the 5,000 of bench/history.py took 13.1 s, with 200 8.8 s).
+SUMMARY_BATCH = 200
+
+
+def build_history_later(games: Any, store: Any, post: Any) -> Any:
+    """After a migration (or a file built elsewhere) every game's summary is made
+    once: 10 s for 5,000 games (40 s on a busy machine), which on the UI thread
+    kept the first screen from being drawn. More than :data:`FEW_SUMMARIES` are
+    made on a thread of their own with a read-only connection, from the first
+    frame on (the hook returned; None when there are few); the UI thread keeps
+    each batch (the one writer) and the set-up and history screens say how far
+    it is (:mod:`ui.history_building`).
+    ``games.building`` is set here, before the first screen asks for the
+    unfinished game, which it would replay them all to find."""
+    from companion.games import best_effort
+
+    missing: list[int] = best_effort(
+        "looking for games without a kept summary", store.missing_summaries, []
+    )
+    if len(missing) <= FEW_SUMMARIES:
+        return None
+    of = len(missing)
+    games.building = (0, of)
+    log = logging.getLogger(__name__)
+
+    def start(app: Any) -> None:
+        import threading
+
+        from storage.history import make_summaries
+        from ui import history_building
+
+        history_building.progress(app, 0, of)
+
+        def keep(batch: Any, made: int) -> None:
+            store.keep_summaries(batch)
+            history_building.progress(app, made, of)
+
+        def work() -> None:
+            t0 = time.perf_counter()
+            made = 0
+            try:
+                for batch in make_summaries(store.path, missing, SUMMARY_BATCH):
+                    made = min(made + SUMMARY_BATCH, of)
+                    post(lambda batch=batch, made=made: keep(batch, made))
+            except Exception:
+                # Those not made here are replayed when asked for, as before.
+                log.exception("making the games' summaries")
+            log.info("%d games' summaries made in %.1f s", made, time.perf_counter() - t0)
+            post(lambda: history_building.done(app))
+
+        threading.Thread(target=work, name="history-summaries", daemon=True).start()
+
+    return start
 
 
 def _tell_systemd(app: Any) -> None:

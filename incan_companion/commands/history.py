@@ -2,7 +2,8 @@
 
 Only the standard library, the core and the store: the figures come from the
 stored logs replayed through the engine (a game's summary kept in the file is
-used only while it matches its log), and ``--json``/``--csv`` never depend on
+used only while it matches its log; those it had to make are kept afterwards,
+when it may: :func:`keep_summaries`), and ``--json``/``--csv`` never depend on
 the language.
 """
 
@@ -11,12 +12,16 @@ from __future__ import annotations
 import argparse
 import csv
 import json
+import logging
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from companion.stats import Played, PlayerStats, group_stats, player_stats
 from incan_companion.errors import EXIT_OK, BadInput
+
+if TYPE_CHECKING:
+    from storage.history import Made
 
 #: The columns of ``stats --csv``, one row per player.
 CSV_COLUMNS = (
@@ -37,8 +42,10 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=cmd_stats)
 
 
-def stored_games(path: Path) -> list[Played]:
-    """Every game of the data file at ``path`` that replays, newest first (read-only)."""
+def stored_games(path: Path) -> tuple[list[Played], list[Made]]:
+    """Every game of the data file at ``path`` that replays, newest first, read-only;
+    and the summaries that had to be made for it (a file the app never opened since
+    a migration: a replay of each, 30 s for 5,000 games), for :func:`keep_summaries`."""
     from companion.ports import StoredDataError
     from incan_companion.commands.game import check_data_file
     from storage import StorageFailed, Store
@@ -46,15 +53,46 @@ def stored_games(path: Path) -> list[Played]:
     check_data_file(path)
     try:
         with Store(path, readonly=True) as store:
-            return store.history()
+            missing = set(store.missing_summaries())
+            games = store.history()
+            events = {g.id: g.events for g in store.games()} if missing else {}
     except StorageFailed:
         raise  # the disk failed, not the input: exit 1
     except StoredDataError as e:
         raise BadInput(str(e)) from None
+    made = [(g.game, events[g.game], g.summary) for g in games if g.game in missing]
+    return games, made
+
+
+def keep_summaries(path: Path, made: list[Made]) -> None:
+    """Keep the summaries ``stats`` made, so that the next one reads them: once its
+    figures are out (bad input changes nothing), under the writer's lock, and only
+    in a file of this user's own at the current schema. A file in use (the app
+    running), of another user (root's -wal beside the service's file would lock the
+    service out) or of an older schema (a reading command never migrates) is left
+    as it is; so is any file on any failure: the summaries are a cache."""
+    import os
+
+    from companion.ports import StoredDataError
+    from storage import Store
+    from storage.schema import SCHEMA_VERSION
+
+    if not made:
+        return
+    try:
+        if os.stat(path).st_uid != os.geteuid():
+            return
+        with Store(path, readonly=True) as reader:
+            if reader._version != SCHEMA_VERSION:
+                return
+        with Store(path) as writer:
+            writer.keep_summaries(made)
+    except (OSError, StoredDataError) as e:
+        logging.getLogger(__name__).info("the summaries made are not kept in %s: %s", path, e)
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    games = stored_games(Path(args.data_file))
+    games, made = stored_games(Path(args.data_file))
     players = player_stats(games)
     groups = group_stats(games)
     if args.player is not None:
@@ -88,6 +126,8 @@ def cmd_stats(args: argparse.Namespace) -> int:
             writer.writerow([spreadsheet_cell(row[c]) for c in CSV_COLUMNS])
     else:
         print(readable(players, finished, len(games) - finished))
+    sys.stdout.flush()  # the figures first; keeping the summaries waits for no reader
+    keep_summaries(Path(args.data_file), made)
     return EXIT_OK
 
 

@@ -54,6 +54,14 @@ def page_text(page: int, count: int) -> str:
     return _("Page {page} of {pages}").format(page=page + 1, pages=count)
 
 
+def building_text(made: int, of: int) -> str:
+    """How far the games' summaries are made (the first start after a migration)."""
+    return ngettext(
+        "Building the history: {made} of {of} game", "Building the history: {made} of {of} games",
+        of,
+    ).format(made=made, of=of)
+
+
 # --- the history screen ------------------------------------------------------------
 
 
