@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import paced
+from helpers import run
 
 from hardware.pins import DEFAULT_PINS, SeatPins
 from incan_companion.config import (
@@ -225,7 +225,6 @@ def test_parse_names_the_source_it_was_given() -> None:
 def test_the_app_refuses_a_bad_config_with_one_line_naming_the_key(tmp_path: Path) -> None:
     """Exit 2 (the unit's RestartPreventExitStatus), no traceback, the data file untouched."""
     import os
-    import subprocess
     import sys
 
     config = tmp_path / "config.toml"
@@ -241,9 +240,9 @@ def test_the_app_refuses_a_bad_config_with_one_line_naming_the_key(tmp_path: Pat
         "KIVY_NO_FILELOG": "1",
     }
     env.pop("INCAN_DEBUG", None)
-    result = subprocess.run(
+    result = run(
         [sys.executable, "-m", "incan_companion", "run", "--fullscreen", "--quit-after", "0.1"],
-        env=env, capture_output=True, text=True, timeout=paced(120), check=False,
+        env=env, text=True, seconds=120,
         cwd=Path(__file__).resolve().parent.parent,
     )  # fmt: skip
     assert result.returncode == 2

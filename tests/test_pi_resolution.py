@@ -18,7 +18,7 @@ import venv
 from pathlib import Path
 
 import pytest
-from helpers import paced
+from helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 CONSTRAINTS = ROOT / "deploy" / "constraints-pi.txt"
@@ -49,10 +49,10 @@ def _pi_like_venv(tmp: Path) -> Path:
 
 def _resolve(python: Path, tmp: Path, *constraint: str) -> tuple[dict[str, str], str]:
     report = tmp / "report.json"
-    done = subprocess.run(
+    done = run(
         [str(python), "-m", "pip", "install", "--dry-run", "--report", str(report), "-v",
          "--disable-pip-version-check", *constraint, "-e", str(ROOT)],
-        capture_output=True, text=True, timeout=paced(300), check=False,
+        text=True, seconds=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     chosen = json.loads(report.read_text(encoding="utf-8"))["install"]
