@@ -810,6 +810,7 @@ sys.exit(cli.main(["demo", "--autoplay", "--seats", "3", "--data", sys.argv[1]])
 """
 
 
+@pytest.mark.slow
 def test_the_demo_ends_with_exit_1_and_a_few_lines_when_the_disk_fills(tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if k != "INCAN_DEBUG"}
     env.update(PYTHONPATH=str(ROOT), KIVY_HOME=str(tmp_path / "kivy"))

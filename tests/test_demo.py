@@ -32,6 +32,7 @@ def last_json(out: str) -> dict[str, Any]:
     return result
 
 
+@pytest.mark.slow
 def test_same_seed_same_game_stored_and_exported(tmp_path: Path) -> None:
     data = [tmp_path / "a.sqlite", tmp_path / "b.sqlite"]
     shot = tmp_path / "last.png"
@@ -63,6 +64,7 @@ def test_same_seed_same_game_stored_and_exported(tmp_path: Path) -> None:
     assert last_json(replayed.stdout) == first
 
 
+@pytest.mark.slow
 def test_an_unfinished_game_is_resumed_to_its_end(tmp_path: Path) -> None:
     data = tmp_path / "games.sqlite"
     start = Start(("Ana", "Bo", "Cy"), "diamant")
