@@ -116,6 +116,12 @@ def test_the_set_up_and_the_installer_use_the_same_constraints() -> None:
     assert "--constraint deploy/constraints-pi.txt" in lock  # the lock is made within them
     assert '--require-hashes --only-binary :all: -r "$DEPLOY/requirements-pi.lock"' in install
     assert "--no-deps --no-build-isolation --force-reinstall" in install
+    # On a Pi the set-up installs the archive's camera and GPIO parts as the installer does.
+    pi_packages = re.search(r"^PI_PACKAGES=\(([^)]*)\)", setup, re.MULTILINE)
+    assert pi_packages is not None
+    assert pi_packages.group(1).split() == ["python3-picamera2", "python3-lgpio"]
+    for package in pi_packages.group(1).split():
+        assert f" {package}" in install
 
 
 def _locked() -> dict[str, tuple[str, int]]:
