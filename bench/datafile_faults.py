@@ -30,7 +30,7 @@ random moments: after each kill every game is whole or gone without a trace
 (:func:`delete_kill_points`).
 
 ``cost`` builds a data file of N whole random games through the real
-:class:`~incan_companion.store.Store` (each event its own durable commit, as
+:class:`~storage.store.Store` (each event its own durable commit, as
 in the app), then times ``PRAGMA quick_check``, ``PRAGMA integrity_check`` and
 the store's own open (read-only and for writing).
 """
@@ -72,7 +72,7 @@ def play_games(path: Path, games: int, seed: int = 1, *, finish: bool = True) ->
     from companion.events import Draw, Reveal, Start
     from companion.session import Session
     from companion.simulate import SEAT_NAMES, choose_camp, next_card
-    from incan_companion.store import Store
+    from storage import Store
 
     rng = random.Random(seed)
     made = []
@@ -100,7 +100,7 @@ def play_games(path: Path, games: int, seed: int = 1, *, finish: bool = True) ->
 _DELETER = """
 import sys
 sys.path.insert(0, sys.argv[1])
-from incan_companion.store import Store
+from storage import Store
 with Store(sys.argv[2]) as store:
     store.history()  # every game's summary in the file, so that deleting removes one
     print("READY", flush=True)
@@ -122,7 +122,7 @@ def delete_kill_points(path: Path, games: int, kills: int, seed: int) -> tuple[l
     trace (no event, link, summary or option left), and every game the child
     said it deleted must be gone. Returns the problems found (none: []) and
     how many kills came before the child had deleted every game."""
-    from incan_companion.store import Store
+    from storage import Store
 
     rng = random.Random(seed)
     made = play_games(path, games, seed=seed)
@@ -488,7 +488,7 @@ def case_full_disk(table: Table, tmp: Path) -> None:
                       one_line_exit(r, 1, "disk is full") and same and not asides)  # fmt: skip
             (disk / "fill").unlink()
             r = app(data, env)
-            from incan_companion.store import Store
+            from storage import Store
 
             try:
                 with Store(data, readonly=True) as store:
@@ -629,7 +629,7 @@ def case_index(table: Table, tmp: Path) -> None:
     r = app(data, env)
     asides = set_aside(data.parent, data.name)
     kept = bool(asides) and sha(asides[0]) == damaged
-    from incan_companion.store import Store
+    from storage import Store
 
     try:
         with Store(data, readonly=True) as store:
@@ -673,7 +673,7 @@ def cases(only: Sequence[str]) -> int:
 
 
 def cost(games: int, folder: Path | None, repeats: int = 5) -> int:
-    from incan_companion.store import Store
+    from storage import Store
 
     with tempfile.TemporaryDirectory(prefix="incan-cost-", dir=folder) as tmp:
         path = Path(tmp) / "games.sqlite"

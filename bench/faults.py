@@ -74,7 +74,7 @@ def writer(path: Path, seed: int, *, mistakes: float = 0.08) -> int:
     from companion.rules import RULE_SETS
     from companion.session import Session
     from companion.simulate import SEAT_NAMES, choose_camp, next_card
-    from incan_companion.store import Store
+    from storage import Store
 
     rng = random.Random(seed)
     out = sys.stdout
@@ -207,7 +207,7 @@ def check_file(
     ``known``: events found stored but never acknowledged after earlier kills
     (committed, then killed before the print); new ones are added to it.
     """
-    from incan_companion.store import Store
+    from storage import Store
 
     if not path.exists():  # killed before the file was made
         report.lost += len(acked)
@@ -342,7 +342,7 @@ def kill_points(path: Path, points: int, seed: int) -> KillReport:
 
 
 def _unfinished(path: Path) -> int | None:
-    from incan_companion.store import Store
+    from storage import Store
 
     with Store(path, readonly=True) as store:
         return store.unfinished()
@@ -403,7 +403,7 @@ def demo_kill_points(
     so a slow CPU (a Pi, an emulator) is killed mid-game just as this one is.
     The waits are bounded by the pace measured in the first run.
     """
-    from incan_companion.store import Store
+    from storage import Store
 
     rng = random.Random(seed)
     report = DemoKillReport()

@@ -4,7 +4,7 @@
 
 Builds data files of N random whole games (3 to 8 seats from a group of 14
 players, every rule set, with misreads corrected and steps undone) through the
-real :class:`~incan_companion.store.Store`, one commit per event as in the
+real :class:`~storage.store.Store`, one commit per event as in the
 app. They are built on tmpfs when there is one (a sync there costs nothing;
 the bench measures reading, not building), then kept under ``DIR`` (default:
 a folder in the temp dir) and reused by later runs.
@@ -52,7 +52,7 @@ def build(path: Path, games: int, seed: int = 13) -> None:
     """``games`` random finished games stored through the real Store."""
     from companion.events import Start
     from companion.simulate import random_events
-    from incan_companion.store import Store
+    from storage import Store
 
     rng = random.Random(seed)
     with Store(path) as store:
@@ -113,7 +113,7 @@ def open_time(data: Path) -> float:
     """Seconds for the data file's part of a start-up, in this process: open it
     for writing (lock, integrity check) and find the unfinished game."""
     from companion.games import Games
-    from incan_companion.store import open_or_set_aside
+    from storage import open_or_set_aside
 
     t0 = time.perf_counter()
     store, _ = open_or_set_aside(data)

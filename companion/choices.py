@@ -88,6 +88,7 @@ class ChoiceCollector:
         self._choices: dict[int, Choice] = {}
         self._open = False
         self._deadline: float | None = None
+        self._held = False  # a question to the table holds the reveal (see hold)
 
     # --- what the engine says ----------------------------------------------
 
@@ -105,8 +106,8 @@ class ChoiceCollector:
         self._due = due
         self._choices = {s: c for s, c in (choices or {}).items() if s in due}
         self._open = bool(due)
-        full = self._open and len(self._choices) == len(due)
-        self._deadline = self._clock() + self.countdown if full else None
+        self._held = False
+        self._deadline = self._clock() + self.countdown if self._full else None
         self._changed()
 
     def close(self) -> None:
@@ -119,7 +120,24 @@ class ChoiceCollector:
         self._due = frozenset()
         self._choices = {}
         self._deadline = None
+        self._held = False
         if was:
+            self._changed()
+
+    def hold(self) -> None:
+        """Hold the reveal: the countdown stops until :meth:`release` (a question
+        to the table, such as Undo's "tap again", waits for its answer)."""
+        if self._open and not self._held:
+            self._held = True
+            self._deadline = None
+            self._changed()
+
+    def release(self) -> None:
+        """The question is answered or withdrawn: the countdown starts again, in
+        full, if every seat due has chosen."""
+        if self._held:
+            self._held = False
+            self._deadline = self._clock() + self.countdown if self._full else None
             self._changed()
 
     # --- what the seats do -------------------------------------------------
@@ -140,7 +158,7 @@ class ChoiceCollector:
         if previous is choice:
             return True
         self._choices[seat] = choice
-        if len(self._choices) == len(self._due):
+        if self._full and not self._held:
             # Everyone has chosen: start the countdown, or restart it after a change.
             self._deadline = self._clock() + self.countdown
         self._changed()
@@ -162,6 +180,15 @@ class ChoiceCollector:
         return True
 
     # --- what the table may see ---------------------------------------------
+
+    @property
+    def _full(self) -> bool:
+        return self._open and len(self._choices) == len(self._due)
+
+    @property
+    def held(self) -> bool:
+        """True while a question to the table holds the reveal."""
+        return self._held
 
     @property
     def is_open(self) -> bool:

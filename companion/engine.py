@@ -17,6 +17,7 @@ card is one that can come now.
 from __future__ import annotations
 
 import enum
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -319,12 +320,19 @@ def new_game(
     if not MIN_SEATS <= len(seats) <= MAX_SEATS:
         raise BadStart(f"{len(seats)} seats: a game has {MIN_SEATS} to {MAX_SEATS}")
     for i, name in enumerate(seats):
-        if not isinstance(name, str) or not name.strip():
+        if not isinstance(name, str) or not any(map(_visible, name)):
             raise BadStart(f"seat {i} has no name")
+    seats = [unicodedata.normalize("NFC", name) for name in seats]
     if len(set(seats)) != len(seats):
         dup = next(n for n in seats if seats.count(n) > 1)
         raise BadStart(f"two seats are named {dup!r}")
     return State(rules=ruleset, seats=tuple(Seat(name) for name in seats), edition=deck)
+
+
+def _visible(ch: str) -> bool:
+    """A letter, digit, punctuation or symbol: what a name must have one of (a
+    space or a zero-width space alone names nobody)."""
+    return unicodedata.category(ch)[0] in "LNPS"
 
 
 def _rules(name: str) -> RuleSet:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 
 from companion.cards import DEFAULT_EDITION, EDITIONS, UnknownCard, card
@@ -27,6 +28,13 @@ class Start:
     rules: str = DEFAULT_RULES
     deck: str = DEFAULT_EDITION  # the edition of the table's box
     bots: tuple[tuple[int, str], ...] = ()  # (seat, strategy) of the seats the device plays
+
+    def __post_init__(self) -> None:
+        # One spelling per name: "Zoë" typed as one letter or as e + a combining
+        # diaeresis is one player, in the log, the history and the statistics.
+        if not all(unicodedata.is_normalized("NFC", name) for name in self.seats):
+            seats = tuple(unicodedata.normalize("NFC", name) for name in self.seats)
+            object.__setattr__(self, "seats", seats)
 
     def bot(self, seat: int) -> str | None:
         """The strategy playing ``seat``, or None for a person."""

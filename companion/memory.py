@@ -2,7 +2,9 @@
 
 The fake of the SQLite store, for examples and tests that are about the
 table, not the file: it keeps the same promises (a refused start writes
-nothing; ``session`` replays what was appended) without durability.
+nothing; ``session`` replays what was appended; the same exceptions of
+:mod:`companion.ports`) without durability. ``tests/test_store_contract.py``
+holds both to them.
 
 >>> from companion.events import Draw, Start
 >>> store = MemoryStore()
@@ -17,19 +19,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
-from companion.engine import Phase
 from companion.events import Event, Start
 from companion.players import Player, colour_for
+from companion.ports import (
+    MergeRefusedError,
+    NameTakenError,
+    NoSuchGameError,
+    NoSuchPlayerError,
+)
 from companion.session import Session
-from companion.stats import Played, summarize
+from companion.stats import Kept, Played, latest_unfinished, summarize
 
-__all__ = ["MemoryStore", "NoSuchGame"]
+__all__ = ["MemoryStore"]
 
 _EPOCH = datetime(2026, 11, 23, 18, 0, tzinfo=UTC)
-
-
-class NoSuchGame(LookupError):
-    pass
 
 
 class MemoryStore:
@@ -62,10 +65,9 @@ class MemoryStore:
         return Session.replay(self._log(game))
 
     def unfinished(self) -> int | None:
-        for game in sorted(self._games, reverse=True):
-            if self.session(game).state.phase is not Phase.GAME_OVER:
-                return game
-        return None
+        # No summary is kept here: every game is replayed.
+        newest = [Kept(game, len(self._games[game])) for game in sorted(self._games, reverse=True)]
+        return latest_unfinished(newest, lambda game: summarize(self.session(game)))
 
     def option(self, game: int, name: str) -> str | None:
         return self._options.get((game, name))
@@ -100,19 +102,27 @@ class MemoryStore:
             self._seats.setdefault(game, {})[seat] = found.id
 
     def rename_player(self, player: int, name: str) -> None:
-        old = self._players[player]
+        name = name.strip()
+        if not name:
+            raise ValueError("a player's name cannot be empty")
+        old = self._player(player)
         if any(p.name == name and p.id != player for p in self._players.values()):
-            raise ValueError(f"{name!r} is another player's name already")
+            raise NameTakenError(f"{name!r} is another player's name already")
         self._players[player] = Player(player, name, old.colour, old.last_used)
 
     def merge_players(self, keep: int, gone: int) -> None:
+        if keep == gone:
+            raise ValueError("a player cannot be merged with themselves")
+        kept, lost = self._player(keep), self._player(gone)
         if any({keep, gone} <= set(seats.values()) for seats in self._seats.values()):
-            raise ValueError("two players of one table are two people")
+            raise MergeRefusedError(f"{kept.name!r} and {lost.name!r} sat at the same table")
         for seats in self._seats.values():
             for seat, pid in seats.items():
                 if pid == gone:
                     seats[seat] = keep
         del self._players[gone]
+        last = max(kept.last_used, lost.last_used)
+        self._players[keep] = Player(keep, kept.name, kept.colour, last)
 
     def history(self, first: int = 0, count: int | None = None) -> list[Played]:
         out = []
@@ -146,4 +156,10 @@ class MemoryStore:
         try:
             return self._games[game]
         except KeyError:
-            raise NoSuchGame(f"there is no game {game}") from None
+            raise NoSuchGameError(f"there is no game {game}") from None
+
+    def _player(self, player: int) -> Player:
+        try:
+            return self._players[player]
+        except KeyError:
+            raise NoSuchPlayerError(f"there is no player {player}") from None

@@ -25,6 +25,7 @@ __all__ = [
     "Failed",
     "GameIsOver",
     "HeldDropped",
+    "HeldForSummary",
     "HeldReturned",
     "Level",
     "NoCameraFound",
@@ -97,6 +98,14 @@ class CannotCome:
 @dataclass(frozen=True)
 class CardHeld:
     """A card turned while choices are due waits for the reveal."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class HeldForSummary:
+    """A card turned while a round's end is on show (its bust, its summary)
+    waits until the summary has been seen, so no summary is skipped."""
 
     card: str
 
@@ -193,6 +202,7 @@ Reason = (
     | GameIsOver
     | CannotCome
     | CardHeld
+    | HeldForSummary
     | HeldReturned
     | HeldDropped
     | NothingToUndo

@@ -17,7 +17,7 @@ length, so it can never drift from a replay.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,10 +28,12 @@ __all__ = [
     "GameSummary",
     "GroupStats",
     "HeadToHead",
+    "Kept",
     "Played",
     "PlayerStats",
     "SeatResult",
     "group_stats",
+    "latest_unfinished",
     "player_stats",
     "summarize",
 ]
@@ -111,6 +113,51 @@ def summarize(session: Session) -> GameSummary:
         for i, seat in enumerate(state.seats)
     )
     return GameSummary(state.rules.name, finished, seats)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What a store knows of a game without replaying it: how many events it
+    holds now, and how many its kept summary (if any) was made from.
+
+    A log only grows (an undo or a correction is an event too), so a summary
+    made from as many events as the game has now is still the game's.
+    """
+
+    game: int
+    events: int
+    summarized: int | None = None  # None: no summary kept
+    finished: bool = False  # the kept summary's
+
+    @property
+    def current(self) -> bool:
+        """Whether the kept summary still stands for the game (else replay it)."""
+        return self.summarized is not None and self.summarized == self.events
+
+
+def latest_unfinished(
+    games: Iterable[Kept], replay: Callable[[int], GameSummary | None]
+) -> int | None:
+    """The newest game not yet over, from ``games`` newest first.
+
+    A game with a current summary is known by it; only the others are
+    replayed (``replay`` gives None for a game whose log does not replay:
+    it is passed over), so a start-up does not replay every game ever played.
+
+    >>> done = GameSummary("incan-gold", True, ())
+    >>> latest_unfinished([Kept(3, 40, 40, True), Kept(2, 9)], lambda game: done)
+    >>> latest_unfinished([Kept(3, 40, 40, True), Kept(2, 9, 9, False), Kept(1, 5)], print)
+    2
+    """
+    for kept in games:
+        if kept.current:
+            if not kept.finished:
+                return kept.game
+            continue
+        summary = replay(kept.game)
+        if summary is not None and not summary.finished:
+            return kept.game
+    return None
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,9 @@ Rules it keeps:
 - The collector is open with ``state.due`` exactly while the state is in the
   choose phase, also after an undo or a correction.
 - A card scanned while choices are due is *held*: it is applied right after
-  the reveal (the table turned the next card a bit early). A card that cannot
+  the reveal (the table turned the next card a bit early). So is a card
+  scanned while a round's end is on show (:meth:`Table.show_round_end`): it
+  is drawn once the round's summary has been seen, so no summary is skipped. A card that cannot
   come now gives a notice and changes nothing. The card just drawn (or held)
   reported again is ignored: it is still lying on the scan spot. Repeats are
   rare anyway, because the tracker reports each placement once.
@@ -68,6 +70,7 @@ from companion.notices import (
     Failed,
     GameIsOver,
     HeldDropped,
+    HeldForSummary,
     HeldReturned,
     Level,
     NotACard,
@@ -114,6 +117,7 @@ class Table:
         self._listeners: list[Listener] = []
         self._notices: list[Notice] = []
         self._held: str | None = None
+        self._ending = False  # a round's end is on show: a card read now waits for it
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._quiet = 0  # >0 while a change is in progress: one notification at the end
         self._revealed = False  # whether the latest countdown's reveal was taken
@@ -169,8 +173,14 @@ class Table:
 
     @property
     def held(self) -> str | None:
-        """A card scanned while choices were due, to be drawn after the reveal."""
+        """A card scanned while choices were due, to be drawn after the reveal,
+        or while the round's end was on show, to be drawn once it is seen."""
         return self._held
+
+    @property
+    def ending(self) -> bool:
+        """A round's end is on show (:meth:`show_round_end`) and not yet seen."""
+        return self._ending
 
     @property
     def notices(self) -> tuple[Notice, ...]:
@@ -290,7 +300,37 @@ class Table:
             self._held = cid
             self.say(CardHeld(cid))
             return True
+        if self._ending:
+            self._held = cid
+            self.say(HeldForSummary(cid))
+            return True
         return self._accept(Draw(cid))
+
+    # --- a round's end ---------------------------------------------------------------
+
+    def show_round_end(self) -> None:
+        """The round's end is on show (its bust, then its summary).
+
+        Until :meth:`round_end_seen`, a card turned for the next round waits,
+        as one turned before a reveal does: the start player must read which
+        hazard to take out and which artifact to shuffle in before the next
+        round's deck is right. Nothing to show unless a round has just ended.
+        """
+        if self.state.phase is Phase.ROUND_OVER and not self._ending:
+            self._ending = True
+            self._changed()
+
+    def round_end_seen(self) -> bool:
+        """The round's summary has been seen: a card that waited for it is drawn
+        now. True if one was."""
+        if not self._ending:
+            return False
+        self._ending = False
+        held, self._held = self._held, None
+        if held is None:
+            self._changed()
+            return False
+        return self._accept(Draw(held))
 
     # --- choices -------------------------------------------------------------------
 
@@ -304,6 +344,8 @@ class Table:
         self._quiet += 1
         try:
             taken = self.collector.press(seat, choice)
+            if taken:
+                self._withdraw_question()  # a seat's button: the table goes on
         except Exception as e:  # the reveal runs inside press when the countdown is 0
             taken = False
             self._failed(Step.PRESS, e)
@@ -362,15 +404,33 @@ class Table:
         chosen = self.collector.chosen
         if chosen and self._undo_armed != (self._steps, chosen):
             # Presses are never thrown away silently: the first tap says what
-            # would go, a second tap (with nothing changed) confirms.
+            # would go, a second tap (with nothing changed) confirms. The
+            # question holds the reveal until it is answered or withdrawn.
             self._undo_armed = (self._steps, chosen)
+            self._quiet += 1
+            try:
+                self.collector.hold()
+            finally:
+                self._quiet -= 1
             self.say(UndoWouldDropChoices(len(chosen), undone), "warning")
             return False
         self._undo_armed = None
         if not self._accept(Undo()):
+            self.collector.release()
             return False
         self.say(Undone(undone, len(chosen)))
         return True
+
+    @property
+    def asking(self) -> bool:
+        """Undo's question ("tap again") is open: the reveal waits for its answer."""
+        return self._undo_armed is not None
+
+    def _withdraw_question(self) -> None:
+        if self._undo_armed is not None:
+            self._undo_armed = None
+            self.collector.release()
+            self._steps += 1  # the question's notice ends with it
 
     def correct(self, pos: int, card_id: str) -> bool:
         """The card at path position ``pos`` is really ``card_id``."""
@@ -413,6 +473,9 @@ class Table:
             return False
         self.session.apply(event)
         self._steps += 1
+        self._withdraw_question()  # the step the question was about is past
+        if self.state.phase is not Phase.ROUND_OVER:
+            self._ending = False
         self._sync_collector()
         self._changed()
         return True

@@ -41,7 +41,12 @@ FORCE=0
 PRINT_UNIT=0
 UNIT_NAME=incan-companion.service
 UNIT_DIR=/etc/systemd/system
-GROUPS_NEEDED=(gpio video input render audio)
+GROUPS_NEEDED=(gpio video render audio)
+# Not "input" (every keyboard plugged in): the touchscreen alone is the app's,
+# through the udev rule; an earlier install's membership is taken back.
+GROUPS_DROPPED=(input)
+FAULT_UNIT_NAME=incan-companion-fault.service
+UDEV_RULES=/etc/udev/rules.d/99-incan-companion.rules
 # Debian's own Python: its dist-packages hold picamera2 and lgpio, which the
 # venv must see (a Python from elsewhere on PATH would not).
 SYSTEM_PYTHON=/usr/bin/python3
@@ -115,7 +120,7 @@ KIVY_HOME_DIR=$DATA_DIR/kivy
 CONFIG_DIR=$(dirname "$CONFIG")
 DEPLOY=$SOURCE/deploy
 
-# The unit in deploy/ holds the default paths; these options replace them.
+# A unit in deploy/ ("$1") holds the default paths; these options replace them.
 # Markers first, so that one new path holding another default is not replaced twice.
 render_unit() {
     sed -e "s#/etc/incan-companion/config.toml#@CONFIG@#g" \
@@ -127,11 +132,32 @@ render_unit() {
         -e "s#@PREFIX@#${PREFIX}#g" \
         -e "s#@DATA@#${DATA_DIR}#g" \
         -e "s#@USER@#${APP_USER}#g" \
-        "$DEPLOY/incan-companion.service"
+        "$1"
+}
+
+# The udev rule names the service's user as the touchscreen's group.
+render_rules() {
+    sed -e "s#GROUP=\"incan\"#GROUP=\"${APP_USER}\"#" "$DEPLOY/99-incan-companion.rules"
+}
+
+# Writes what "$1" (a render function) prints to "$2", unless it is already so.
+install_rendered() {
+    local render=$1 target=$2 source=$3
+    if [ -f "$target" ] && cmp -s <($render "$source") "$target"; then
+        skip "$target is current"
+    elif [ "$DRY_RUN" = 1 ]; then
+        echo "+ render $source > $target"
+    else
+        local tmp
+        tmp=$(mktemp)
+        $render "$source" >"$tmp"
+        install -m 0644 "$tmp" "$target"
+        rm -f "$tmp"
+    fi
 }
 
 if [ "$PRINT_UNIT" = 1 ]; then
-    render_unit
+    render_unit "$DEPLOY/incan-companion.service"
     exit 0
 fi
 
@@ -217,6 +243,11 @@ for group in "${GROUPS_NEEDED[@]}"; do
         run usermod --append --groups "$group" "$APP_USER"
     fi
 done
+for group in "${GROUPS_DROPPED[@]}"; do
+    if [[ "$member_of" == *" $group "* ]]; then
+        run gpasswd --delete "$APP_USER" "$group"
+    fi
+done
 
 # --- virtual environment and the app ----------------------------------------
 
@@ -288,22 +319,17 @@ fi
 
 # --- service ----------------------------------------------------------------
 
-step "service $UNIT_NAME"
+step "service $UNIT_NAME, its fault screen $FAULT_UNIT_NAME, the touchscreen's udev rule"
 unit_path=$UNIT_DIR/$UNIT_NAME
-if [ -f "$unit_path" ] && cmp -s <(render_unit) "$unit_path"; then
-    skip "$unit_path is current"
-elif [ "$DRY_RUN" = 1 ]; then
-    echo "+ render $DEPLOY/incan-companion.service > $unit_path"
-else
-    tmp=$(mktemp)
-    render_unit >"$tmp"
-    install -m 0644 "$tmp" "$unit_path"
-    rm -f "$tmp"
-fi
+install_rendered render_unit "$unit_path" "$DEPLOY/incan-companion.service"
+install_rendered render_unit "$UNIT_DIR/$FAULT_UNIT_NAME" "$DEPLOY/$FAULT_UNIT_NAME"
+install_rendered render_rules "$UDEV_RULES" "$DEPLOY/99-incan-companion.rules"
 systemd_running=0
 if [ -d /run/systemd/system ]; then
     systemd_running=1
     run systemctl daemon-reload
+    run udevadm control --reload
+    run udevadm trigger --subsystem-match=input --action=change
 fi
 if systemctl is-enabled --quiet "$UNIT_NAME" 2>/dev/null; then
     skip "$UNIT_NAME is enabled"

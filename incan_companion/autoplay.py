@@ -32,6 +32,7 @@ from typing import Any
 from companion.choices import Choice
 from companion.engine import Phase
 from companion.notices import CameraMissed, Failed, Notice, Step
+from companion.ports import StoredDataError
 from companion.simulate import VirtualClock, choose_camp, next_card
 from incan_companion.compose import Device
 
@@ -49,10 +50,8 @@ class OneLineFailures(logging.Filter):
     machine, not a bug, and the demo would print it at every retry."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        from incan_companion.store import StoreError
-
         error = record.exc_info[1] if record.exc_info else None
-        if isinstance(error, (OSError, StoreError)):
+        if isinstance(error, (OSError, StoredDataError)):
             record.msg = f"{record.getMessage()}: {' '.join(str(error).split())}"
             record.args = ()
             record.exc_info = None
@@ -130,6 +129,9 @@ class Autoplay:
         if state.phase is Phase.GAME_OVER:
             app.show_screen("game_over")  # as the table taps "Final scores"
             return True
+        if state.phase is Phase.ROUND_OVER and table.ending:
+            app.close_round_end("table")  # as the table taps "Show the table"
+            return False
         if state.phase is Phase.CHOOSE:
             self._choose()
             table.tick()  # the demo drives the countdown on its own clock

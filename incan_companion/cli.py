@@ -50,6 +50,7 @@ COMMANDS: dict[str, str] = {
     "scan": "vision",
     "stickers": "vision",
     "buttons": "buttons",
+    "fault": "fault",
 }
 
 
@@ -97,7 +98,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             _use_configured_language()
         return int(args.func(args))
     except BadInput as e:
-        print(f"incan-companion: {_one_line(str(e))}", file=sys.stderr)
+        print(f"incan-companion: {_error_line(str(e))}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         return EXIT_FAILURE
@@ -108,14 +109,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as e:  # the last line of defence: never a traceback for a user
         if os.environ.get("INCAN_DEBUG"):
             raise
-        print(f"incan-companion: error: {_one_line(str(e))}", file=sys.stderr)
+        print(f"incan-companion: error: {_error_line(str(e))}", file=sys.stderr)
         return EXIT_FAILURE
 
 
-def _one_line(message: str) -> str:
+def _error_line(message: str) -> str:
     """An error as one line a terminal shows as it is: control characters and
     line breaks escaped, at most MAX_ERROR_CHARS characters of it."""
-    from incan_companion.commands.game import printable
+    from companion.text import printable
 
     shown = printable(message)
     if len(shown) <= MAX_ERROR_CHARS:

@@ -7,7 +7,7 @@ virtual table. :func:`build` decides, from the
 :class:`~incan_companion.config.Config` and the command line's choices, and
 wires every adapter to the core's ports:
 
-- the SQLite :class:`~incan_companion.store.Store` is the games'
+- the SQLite :class:`~storage.store.Store` is the games'
   :class:`~companion.ports.EventStore`;
 - the core's :class:`~companion.inbox.Inbox` receives presses and cards from
   the adapters' threads and posts them to the UI thread through ``post``;
@@ -45,7 +45,7 @@ from companion.notices import (
 from companion.ports import Clock, Post, SeatLights, direct
 from incan_companion.config import Config
 from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS
-from incan_companion.store import Store, open_or_set_aside
+from storage import Store, open_or_set_aside
 from ui.controls import Controls
 
 if TYPE_CHECKING:

@@ -33,6 +33,7 @@ them: :class:`ConfigError` names the file and the key that is wrong.
 from __future__ import annotations
 
 import os
+import stat
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -219,12 +220,22 @@ def load(path: Path | None = None) -> Config:
     """
     path = path if path is not None else default_config_path()
     try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_CONFIG_BYTES + 1)
+        # Non-blocking, then checked: a FIFO (or a device) at the path would
+        # otherwise hold the start for ever, waiting for a writer.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
         return Config()
     except (OSError, ValueError) as e:
         raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ConfigError(f"{path}: cannot read: not a regular file")
+        with os.fdopen(fd, "rb", closefd=False) as f:
+            raw = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read: {e.strerror or e}") from None
+    finally:
+        os.close(fd)
     if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigError(f"{path}: larger than a config file can be "
                           f"({MAX_CONFIG_BYTES // 1024} KiB)")  # fmt: skip

@@ -114,7 +114,7 @@ fi
 # Bytecode for our own packages, as pip writes it on the device's install:
 # an editable install leaves it to the first run, which never comes where
 # PYTHONDONTWRITEBYTECODE is set, and every command would compile its modules.
-.venv/bin/python -m compileall -q companion hardware incan_companion ui vision >/dev/null
+.venv/bin/python -m compileall -q companion hardware incan_companion storage ui vision >/dev/null
 
 # --test, off the Pi: a second environment, .venv-pi, with the Pi's versions of
 # what the typing is checked against (deploy/constraints-pi.txt: OpenCV 4.11,

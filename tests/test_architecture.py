@@ -17,8 +17,11 @@ from helpers import paced
 
 ROOT = Path(__file__).resolve().parent.parent
 CORE = ROOT / "companion"
-OUTWARD = ("incan_companion", "ui", "vision", "hardware", "kivy", "cv2", "numpy", "gpiozero",
-           "zxingcpp", "pyzbar", "reportlab", "picamera2", "sqlite3", "tomllib")
+OUTWARD = ("incan_companion", "ui", "vision", "hardware", "storage", "kivy", "cv2", "numpy",
+           "gpiozero", "zxingcpp", "pyzbar", "reportlab", "picamera2", "sqlite3", "tomllib")
+# What the storage adapter may not load: it knows the core and nothing else.
+BESIDE_STORAGE = ("incan_companion", "ui", "vision", "hardware", "kivy", "cv2", "numpy",
+                  "gpiozero", "zxingcpp", "pyzbar", "reportlab", "picamera2")
 
 
 def _docstrings(tree: ast.AST) -> set[int]:
@@ -89,11 +92,29 @@ def test_the_import_contracts_are_declared_and_kept() -> None:
         "contracts"
     ]
     kinds = sorted(c["type"] for c in contracts)
-    assert kinds == ["forbidden", "forbidden", "independence", "layers"]
+    assert kinds == ["forbidden", "forbidden", "forbidden", "independence", "layers"]
     layers = next(c for c in contracts if c["type"] == "layers")["layers"]
-    assert layers == ["incan_companion", "ui", "vision | hardware", "companion"]
+    assert layers == ["incan_companion", "ui", "vision | hardware | storage", "companion"]
+    adapters = next(c for c in contracts if c["type"] == "independence")["modules"]
+    assert adapters == ["vision", "hardware", "storage"]
+    storage = next(c for c in contracts if c.get("source_modules") == ["storage"])
+    assert tuple(storage["forbidden_modules"]) == BESIDE_STORAGE
     lint = Path(sys.executable).with_name("lint-imports")
     done = subprocess.run([str(lint), "--no-cache"], capture_output=True, text=True, cwd=ROOT,
                           check=False)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-2000:]
-    assert "4 kept, 0 broken" in done.stdout
+    assert "5 kept, 0 broken" in done.stdout
+
+
+def test_importing_storage_loads_only_the_core() -> None:
+    storage = ROOT / "storage"
+    modules = sorted(f"storage.{p.stem}" for p in storage.glob("*.py") if p.stem != "__init__")
+    code = (
+        f"import sys\nimport {', '.join(modules)}\n"
+        f"bad = sorted(m for m in sys.modules if m.split('.')[0] in {BESIDE_STORAGE!r})\n"
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=ROOT, check=False, timeout=paced(60))
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert {"storage.lock", "storage.log", "storage.schema", "storage.history"} <= set(modules)

@@ -129,6 +129,28 @@ def test_pressing_the_same_choice_again_does_not_restart_the_countdown() -> None
     assert t.reveals == [()]
 
 
+def test_a_held_reveal_waits_then_counts_down_in_full() -> None:
+    t = Table()
+    t.c.open([0, 1])
+    t.c.press(0, T)
+    t.c.hold()  # a question before everyone has chosen: the countdown never starts
+    t.c.press(1, C)
+    assert t.c.held and t.c.countdown_left is None
+    assert not t.wait(60.0) and t.reveals == []
+    t.c.release()
+    assert not t.c.held and t.c.countdown_left == 2.0
+    assert not t.wait(1.9) and t.wait(0.1)
+    assert t.reveals == [(1,)]
+    t.c.open([0])
+    t.c.press(0, T)
+    t.c.hold()  # during the countdown: it stops, and starts again in full
+    assert t.c.countdown_left is None and not t.wait(5.0)
+    t.c.release()
+    assert t.c.countdown_left == 2.0
+    t.c.open([0])  # a new turn is never held
+    assert not t.c.held
+
+
 def test_seats_not_in_the_temple_are_ignored() -> None:
     t = Table()
     t.c.open([0, 2, 3])  # seat 1 is in camp

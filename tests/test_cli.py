@@ -17,7 +17,7 @@ from companion import engine
 from companion.events import Draw, Reveal, Start, Undo
 from incan_companion import cli
 from incan_companion.commands.game import replay_log
-from incan_companion.store import Store
+from storage import Store
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLE = ROOT / "examples" / "game.jsonl"
@@ -78,6 +78,9 @@ def test_invalid_log_exits_2_with_line_and_reason(tmp_path: Path) -> None:
         # options with no command are the app's: `./run.sh --fullscreen`
         (["--quit-after"], "incan-companion: run: argument --quit-after: expected one argument"),
         (["replay", str(EXAMPLE), "--game", "1"], "--game is for data files"),
+        # a folder has no file to lock or set aside (was exit 1, "has an empty name")
+        (["demo", "--autoplay", "--data", "/"], "incan-companion: /: a folder, not a data file"),
+        (["run", "--data", "/", "--quit-after", "0"], "/: a folder, not a data file"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:
@@ -169,7 +172,7 @@ def test_the_command_line_loads_no_heavy_library() -> None:
 
 def test_importing_the_engine_loads_no_adapter_library() -> None:
     code = (
-        "import sys; import companion.engine, companion.session, incan_companion.store,"
+        "import sys; import companion.engine, companion.session, storage,"
         " ui.words, companion.simulate;"
         "print([m for m in ('kivy', 'cv2', 'gpiozero') if m in sys.modules])"
     )

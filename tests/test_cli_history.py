@@ -15,7 +15,7 @@ from test_stats import GAME_1, GAME_2
 from companion.events import Start, from_json
 from companion.session import Session
 from incan_companion import cli
-from incan_companion.store import Store
+from storage import Store
 
 
 @pytest.fixture

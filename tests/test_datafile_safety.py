@@ -32,7 +32,7 @@ from companion.session import LogError
 from incan_companion import cli, config
 from incan_companion.commands import game as game_cmd
 from incan_companion.errors import BadInput
-from incan_companion.store import (
+from storage import (
     APPLICATION_ID,
     DamagedFile,
     InUse,
@@ -111,7 +111,7 @@ def real_sqlite_error(code: str) -> sqlite3.Error:
 
 HOLD = """
 import sys, time
-from incan_companion.store import Store
+from storage import Store
 store = Store(sys.argv[1])
 print("holding", flush=True)
 time.sleep(600)
@@ -310,7 +310,7 @@ def as_another_user(code: str, *args: str) -> subprocess.CompletedProcess[str]:
 
 OPEN = """
 import sys
-from incan_companion.store import open_or_set_aside, StoreError
+from storage import open_or_set_aside, StoreError
 try:
     open_or_set_aside(sys.argv[1])
 except StoreError as e:
@@ -346,7 +346,7 @@ def test_a_read_only_folder_is_said_in_one_line_and_nothing_moves(tmp_path: Path
         new_file = as_another_user(OPEN, str(folder / "new.sqlite"))
         new_folder = as_another_user(OPEN, str(folder / "sub" / "games.sqlite"))
         read = as_another_user(
-            "import sys; from incan_companion.store import Store;"
+            "import sys; from storage import Store;"
             "print(len(Store(sys.argv[1], readonly=True).events(1)))", str(data))
     finally:
         folder.chmod(0o755)
@@ -797,8 +797,8 @@ def test_only_the_disks_failures_lose_their_traceback() -> None:
 
 DEMO_ON_A_FILLING_DISK = """
 import sys
-from incan_companion import cli, store
-from incan_companion.store import StorageFailed, Store
+from incan_companion import cli
+from storage import StorageFailed, Store
 real, calls = Store.append, [0]
 def append(self, game, event):
     calls[0] += 1
@@ -827,7 +827,8 @@ def test_each_error_is_sorted_by_its_cause(tmp_path: Path) -> None:
     """Only what SQLite calls corruption or "not a database" is damage."""
     import errno
 
-    from incan_companion.store import _os_problem, _sqlite_problem
+    from storage.errors import os_problem as _os_problem
+    from storage.errors import sqlite_problem as _sqlite_problem
 
     def raised(target: str, sql: str, **kw: Any) -> sqlite3.Error:
         try:
@@ -869,7 +870,7 @@ def test_a_closed_store_used_again_is_a_bug_not_a_disk(tmp_path: Path) -> None:
     import sqlite3
 
     from companion.events import Draw, Start
-    from incan_companion.store import Store, StoreError
+    from storage import Store, StoreError
 
     store = Store(tmp_path / "games.sqlite")
     game = store.new_game(Start(("Ana", "Bo", "Cy")))

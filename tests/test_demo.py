@@ -14,7 +14,7 @@ from helpers import communicate
 from helpers import run as run_paced
 
 from companion.events import Draw, Reveal, Start
-from incan_companion.store import Store
+from storage import Store
 
 CLI = [sys.executable, "-m", "incan_companion"]
 

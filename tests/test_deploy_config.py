@@ -251,3 +251,34 @@ def test_the_app_refuses_a_bad_config_with_one_line_naming_the_key(tmp_path: Pat
         "'auto', 'picamera', 'v4l2', 'virtual', 'none'\n"
     )
     assert not data.exists()
+
+
+def test_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
+    """A FIFO at the config's path held every start for ever (nothing writes to it):
+    the app refuses it in one line; replay, for which the config only picks the
+    language, goes on in the system's."""
+    import os
+    import sys
+
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    with pytest.raises(ConfigError, match=r"config\.toml: cannot read: not a regular file"):
+        load(fifo)
+    root = Path(__file__).resolve().parent.parent
+    env = {
+        **os.environ, CONFIG_ENV: str(fifo), DATA_ENV: str(tmp_path / "games.sqlite"),
+        "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_NO_ARGS": "1", "KIVY_NO_CONSOLELOG": "1",
+        "KIVY_NO_FILELOG": "1", "LANGUAGE": "en",
+    }  # fmt: skip
+    env.pop("INCAN_DEBUG", None)
+    for command, code, err in (
+        (["run", "--quit-after", "0.1"], 2,
+         f"incan-companion: {fifo}: cannot read: not a regular file\n"),
+        (["replay", str(root / "examples" / "game.jsonl")], 0, ""),
+    ):  # fmt: skip
+        result = run(
+            [sys.executable, "-m", "incan_companion", *command],
+            env=env, text=True, seconds=60, cwd=root,
+        )  # fmt: skip
+        assert (result.returncode, result.stderr) == (code, err), command
+    assert not (tmp_path / "games.sqlite").exists()

@@ -114,8 +114,10 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
         f"{p['data']} --no-create-home --shell /usr/sbin/nologin "
         "--comment Incan\\ Gold\\ table\\ companion incan-test-nobody"
     ]
-    for group in ("gpio", "video", "input", "render"):
+    for group in ("gpio", "video", "render", "audio"):
         assert f"+ usermod --append --groups {group} incan-test-nobody" in commands
+    # Not "input" (every keyboard): the touchscreen alone, through the udev rule.
+    assert not any(c.endswith("--groups input incan-test-nobody") for c in commands)
 
     venv = p["prefix"] / "venv"
     assert f"+ /usr/bin/python3 -m venv --system-site-packages {venv}" in commands
@@ -145,6 +147,14 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
         f"+ render {ROOT}/deploy/incan-companion.service > "
         "/etc/systemd/system/incan-companion.service"
     ) in commands or "already done: /etc/systemd/system/incan-companion.service is current" in out
+    for source, target in (
+        ("incan-companion-fault.service", "/etc/systemd/system/incan-companion-fault.service"),
+        ("99-incan-companion.rules", "/etc/udev/rules.d/99-incan-companion.rules"),
+    ):
+        assert (
+            f"+ render {ROOT}/deploy/{source} > {target}" in commands
+            or f"already done: {target} is current" in out
+        ), source
     assert (
         "+ systemctl enable incan-companion.service" in commands
         or "already done: incan-companion.service is enabled" in out

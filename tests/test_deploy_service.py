@@ -20,6 +20,8 @@ from helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "deploy" / "incan-companion.service"
+FAULT_UNIT = ROOT / "deploy" / "incan-companion-fault.service"
+UDEV_RULES = ROOT / "deploy" / "99-incan-companion.rules"
 KIVY_INI = ROOT / "deploy" / "kivy-config.ini"
 INSTALL = ROOT / "deploy" / "install.sh"
 
@@ -72,10 +74,11 @@ def test_starts_the_app_full_screen_as_its_user(unit: dict[str, dict[str, list[s
     )
     assert one(unit, "Service", "User") == "incan"
     assert one(unit, "Service", "Group") == "incan"
+    # Not "input": that group reads every keyboard plugged in (the touchscreen
+    # is the app's through the udev rule).
     assert one(unit, "Service", "SupplementaryGroups").split() == [
         "gpio",
         "video",
-        "input",
         "render",
         "audio",
     ]
@@ -89,7 +92,17 @@ def test_restarts_on_failure_but_not_for_a_bad_config(
     assert float(one(unit, "Service", "RestartSec")) > 0
     # Exit status 2 is "bad input" (docs/command-line.md): a bad config file.
     assert one(unit, "Service", "RestartPreventExitStatus") == "2"
-    assert one(unit, "Unit", "StartLimitIntervalSec") == "0"
+    # A start limit, not endless restarts: 5 tries in 5 minutes, then the reason
+    # on the console (StartLimitIntervalSec=0 restarted every 2 s for ever).
+    assert one(unit, "Unit", "StartLimitIntervalSec") == "300"
+    assert one(unit, "Unit", "StartLimitBurst") == "5"
+    assert one(unit, "Unit", "OnFailure") == FAULT_UNIT.name
+
+
+def test_a_hang_is_restarted_by_the_watchdog(unit: dict[str, dict[str, list[str]]]) -> None:
+    assert one(unit, "Service", "Type") == "notify"
+    assert one(unit, "Service", "NotifyAccess") == "main"
+    assert 10 <= int(one(unit, "Service", "WatchdogSec")) <= 60
 
 
 def test_environment(unit: dict[str, dict[str, list[str]]]) -> None:
@@ -138,10 +151,46 @@ def test_hardening(unit: dict[str, dict[str, list[str]]]) -> None:
 
 def test_devices_the_app_needs_are_allowed(unit: dict[str, dict[str, list[str]]]) -> None:
     allowed = {v.split()[0]: v.split()[1] for v in unit["Service"]["DeviceAllow"]}
-    for device in ("char-drm", "char-input", "char-gpiochip", "char-video4linux", "char-media",
-                   "char-alsa"):
+    for device in ("char-drm", "char-gpiochip", "char-video4linux", "char-media", "char-alsa"):
         assert allowed.get(device) == "rw", device
     assert "char-vchiq" in allowed and "char-dma_heap" in allowed
+    # Of the input devices, the touchscreen alone, read only: no keyboard.
+    assert "char-input" not in allowed
+    assert [d for d in allowed if d.startswith("/dev/input/")] == ["/dev/input/incan-touchscreen"]
+    assert allowed["/dev/input/incan-touchscreen"] == "r"
+
+
+def test_the_udev_rule_names_the_touchscreen_the_unit_allows(
+    unit: dict[str, dict[str, list[str]]],
+) -> None:
+    rules = [
+        line for line in UDEV_RULES.read_text(encoding="utf-8").splitlines()
+        if line.strip() and not line.startswith("#")
+    ]  # fmt: skip
+    assert len(rules) == 1
+    keys = dict(re.findall(r'([A-Z_]+(?:\{[A-Z_]+\})?)[=+!]=?"([^"]*)"', rules[0]))
+    assert keys["SUBSYSTEM"] == "input" and keys["KERNEL"] == "event*"
+    assert keys["ENV{ID_INPUT_TOUCHSCREEN}"] == "1"
+    assert keys["SYMLINK"] == "input/incan-touchscreen"
+    assert keys["GROUP"] == one(unit, "Service", "Group")
+    assert keys["MODE"] == "0640"
+    assert keys["TAG"] == "systemd"
+    # The unit waits for the device unit that the rule's systemd tag makes.
+    assert r"dev-input-incan\x2dtouchscreen.device" in unit["Unit"]["Wants"]
+    assert r"dev-input-incan\x2dtouchscreen.device" in unit["Unit"]["After"]
+
+
+def test_the_fault_screen_unit_shows_the_kiosks_journal_on_the_console() -> None:
+    fault = parse_unit(FAULT_UNIT.read_text(encoding="utf-8"))
+    service = fault["Service"]
+    assert one(fault, "Service", "Type") == "oneshot"
+    assert one(fault, "Service", "StandardOutput") == "tty"
+    assert one(fault, "Service", "TTYPath") == "/dev/tty1"
+    command = one(fault, "Service", "ExecStart")
+    assert "journalctl --unit=incan-companion.service" in command
+    assert "/opt/incan-companion/venv/bin/incan-companion fault" in command
+    assert service["PrivateNetwork"] == ["yes"] and service["ProtectSystem"] == ["strict"]
+    assert one(fault, "Unit", "Conflicts") == "getty@tty1.service"
 
 
 def test_systemd_analyze_accepts_the_rendered_unit(tmp_path: Path) -> None:
@@ -263,3 +312,15 @@ def test_kivy_config_version_is_kivys() -> None:
 
     text = KIVY_INI.read_text(encoding="utf-8")
     assert f"\nconfig_version = {KIVY_CONFIG_VERSION}\n" in text
+
+
+def test_systemd_analyze_accepts_the_fault_unit(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed here")
+    unit_file = tmp_path / FAULT_UNIT.name
+    unit_file.write_text(FAULT_UNIT.read_text(encoding="utf-8"), encoding="utf-8")
+    result = run([analyze, "verify", "--man=no", str(unit_file)], seconds=60, text=True)
+    if result.returncode != 0 and "Failed to " in result.stderr and "bus" in result.stderr.lower():
+        pytest.skip(f"systemd-analyze cannot run here: {result.stderr.strip()}")
+    assert (result.returncode, result.stderr.strip()) == (0, "")

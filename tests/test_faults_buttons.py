@@ -22,7 +22,7 @@ from companion.events import Draw, Reveal, Start
 from companion.simulate import VirtualClock
 from hardware.fake import MockSeats
 from incan_companion.config import Config
-from incan_companion.store import Store
+from storage import Store
 from ui import presenters
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -23,7 +23,7 @@ from companion.engine import Phase
 from companion.events import Draw, Start
 from companion.notices import CameraStatus
 from incan_companion.config import CameraConfig, Config
-from incan_companion.store import Store
+from storage import Store
 from ui import presenters
 from ui.words import camera_text
 

@@ -16,7 +16,7 @@ import sqlite3
 import subprocess
 import sys
 import tempfile
-from datetime import datetime, tzinfo
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,7 @@ from helpers import paced
 
 from companion.events import Draw, Reveal, Start
 from companion.notices import DataFileSetAside
-from incan_companion.store import DamagedFile, Store, open_or_set_aside
+from storage import DamagedFile, Store, open_or_set_aside
 from ui.words import notice_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -156,22 +156,17 @@ def test_a_file_from_a_newer_version_is_set_aside_not_upgraded(tmp_path: Path) -
     assert set_aside_copies(tmp_path)[0].read_bytes() == original
 
 
-class _FrozenClock(datetime):
-    @classmethod
-    def now(cls, tz: tzinfo | None = None) -> _FrozenClock:
-        return cls(2026, 11, 22, 10, 15, 0, tzinfo=tz)
+def _frozen() -> datetime:
+    return datetime(2026, 11, 22, 10, 15, 0, tzinfo=UTC)
 
 
-def test_two_bad_files_in_the_same_second_keep_both_copies(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    monkeypatch.setattr("incan_companion.store.datetime", _FrozenClock)
+def test_two_bad_files_in_the_same_second_keep_both_copies(tmp_path: Path) -> None:
     path = tmp_path / "games.sqlite"
     path.write_text("first bad file", encoding="utf-8")
-    open_or_set_aside(path)[0].close()
+    open_or_set_aside(path, clock=_frozen)[0].close()
     path.unlink()
     path.write_text("second bad file", encoding="utf-8")
-    open_or_set_aside(path)[0].close()
+    open_or_set_aside(path, clock=_frozen)[0].close()
     texts = sorted(p.read_text("utf-8") for p in set_aside_copies(tmp_path))
     assert texts == ["first bad file", "second bad file"]
 
@@ -195,7 +190,7 @@ def test_a_store_error_that_is_not_the_files_fault_is_raised_not_set_aside(
     folder.mkdir()
     folder.chmod(0o555)
     try:
-        from incan_companion.store import StoreError
+        from storage import StoreError
 
         with pytest.raises(StoreError):
             open_or_set_aside(folder / "games.sqlite")

@@ -67,7 +67,7 @@ def test_kill_9_at_random_moments_loses_no_accepted_event(tmp_path: Path) -> Non
 def test_an_event_stored_but_not_yet_acknowledged_is_kept_and_replayed(tmp_path: Path) -> None:
     """A kill between the commit and the screen: the event stays (it was valid)."""
     from companion.events import Draw, Start
-    from incan_companion.store import Store
+    from storage import Store
 
     data = tmp_path / "games.sqlite"
     with Store(data) as store:
@@ -88,7 +88,7 @@ def test_the_data_file_is_in_wal_mode_with_full_sync(
     """What makes a power cut (not only a kill) lose nothing that was shown."""
     data = tmp_path / "games.sqlite"
     faults.run_writer(data, 1, None)
-    from incan_companion.store import Store
+    from storage import Store
 
     opened = sqlite_connections(monkeypatch)
     with Store(data):
@@ -119,7 +119,7 @@ def test_kill_9_of_demo_autoplay_then_resume(tmp_path: Path) -> None:
 def test_kill_9_while_deleting_games_leaves_each_whole_or_gone(tmp_path: Path) -> None:
     """Deleting is one transaction per game: a kill (or a power cut: WAL, full
     sync) in the middle leaves the game whole, never half gone."""
-    from incan_companion.store import Store
+    from storage import Store
 
     datafile = load_bench("datafile_faults")
     data = tmp_path / "games.sqlite"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -11,16 +12,10 @@ from test_stats import GAME_1, GAME_2
 
 from companion.events import Correct, Draw, Event, Reveal, Start, Undo
 from companion.games import HIDDEN_TENTS, Games
+from companion.ports import MergeRefusedError, NameTakenError, NoSuchGameError
 from companion.session import Session
 from companion.stats import summarize
-from incan_companion import store as store_module
-from incan_companion.store import (
-    APPLICATION_ID,
-    NameTaken,
-    NoSuchGame,
-    PlayedTogether,
-    Store,
-)
+from storage import APPLICATION_ID, Store
 
 # The schema the first version wrote (user_version 1), as it was.
 V1 = """
@@ -87,12 +82,9 @@ def test_an_old_file_opens_links_its_players_and_replays_unchanged(tmp_path: Pat
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 
 
-def test_players_come_most_recent_first_with_distinct_colours(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    times = iter(f"2026-11-23T10:00:0{i}.000+00:00" for i in range(10))
-    monkeypatch.setattr(store_module, "_now", lambda: next(times))
-    with Store(tmp_path / "g.sqlite") as store:
+def test_players_come_most_recent_first_with_distinct_colours(tmp_path: Path) -> None:
+    times = iter(datetime(2026, 11, 23, 10, 0, i, tzinfo=UTC) for i in range(10))
+    with Store(tmp_path / "g.sqlite", clock=lambda: next(times)) as store:
         stored(store, Start(("Ana", "Bo", "Cy")), ())
         stored(store, Start(("Dee", "Bo", "Eli")), ())
         # The latest table first (newest player first within it), then the one before.
@@ -108,7 +100,7 @@ def test_a_rename_shows_in_old_games_while_the_log_keeps_the_name_played(tmp_pat
         assert store.history()[0].players == ("Anna", "Bo", "Cy")
         assert store.events(game)[0] == Start(("Ana", "Bo", "Cy"))
         bo = next(p for p in store.players() if p.name == "Bo")
-        with pytest.raises(NameTaken):
+        with pytest.raises(NameTakenError):
             store.rename_player(bo.id, "Anna")
 
 
@@ -117,7 +109,7 @@ def test_a_merge_joins_two_spellings_and_refuses_two_people_of_one_table(tmp_pat
         stored(store, Start(("Ana", "Bo", "Cy")), GAME_1)
         stored(store, Start(("Anna", "Bo", "Cy")), GAME_2)
         by_name = {p.name: p.id for p in store.players()}
-        with pytest.raises(PlayedTogether):
+        with pytest.raises(MergeRefusedError):
             store.merge_players(by_name["Ana"], by_name["Bo"])
         store.merge_players(by_name["Ana"], by_name["Anna"])
         assert sorted(p.name for p in store.players()) == ["Ana", "Bo", "Cy"]
@@ -140,7 +132,7 @@ def test_unfinished_does_not_replay_finished_games_once_summarized(
         replays.append(len(events))
         return real(events)
 
-    monkeypatch.setattr(store_module.Session, "replay", counted)
+    monkeypatch.setattr(Session, "replay", counted)
     with Store(path) as store:
         assert store.unfinished() == current
         assert len(replays) == 2  # the newest game, then the unfinished one: summaries kept
@@ -203,9 +195,9 @@ def test_deleting_a_game_removes_its_events_links_options_and_summary(tmp_path: 
         store.set_option(gone, HIDDEN_TENTS, "1")
         store.history()
         store.delete_game(gone)
-        with pytest.raises(NoSuchGame):
+        with pytest.raises(NoSuchGameError):
             store.delete_game(gone)
-        with pytest.raises(NoSuchGame):
+        with pytest.raises(NoSuchGameError):
             store.events(gone)
     db = sqlite3.connect(path)
     for table in ("events", "seats", "summaries"):

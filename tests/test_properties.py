@@ -21,7 +21,7 @@ from companion.rules import RULE_SETS
 from companion.session import Session
 from companion.simulate import random_events
 from incan_companion.commands.game import replay_log
-from incan_companion.store import Store
+from storage import Store
 
 GAMES = int(os.environ.get("INCAN_PROPERTY_GAMES", "2000"))
 

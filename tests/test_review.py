@@ -135,7 +135,7 @@ def test_review_text_says_each_seat(capsys: pytest.CaptureFixture[str]) -> None:
 def test_review_of_a_game_of_the_data_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from incan_companion.store import Store
+    from storage import Store
 
     path = tmp_path / "games.sqlite"
     with Store(path) as store:

@@ -10,10 +10,10 @@ from helpers import sqlite_connections
 
 from companion.events import Draw, Reveal, Start, Undo
 from companion.notices import DataFileSetAside
-from incan_companion.store import (
+from companion.ports import NoSuchGameError
+from storage import (
     APPLICATION_ID,
     DamagedFile,
-    NoSuchGame,
     NotOurFile,
     Store,
     StoreError,
@@ -72,15 +72,15 @@ def test_several_games_latest_and_unfinished(tmp_path: Path) -> None:
         assert store.latest() == second
         assert store.unfinished() == second
         assert store.session(first).state.phase.value == "game_over"
-        with pytest.raises(NoSuchGame):
+        with pytest.raises(NoSuchGameError):
             store.events(99)
-        with pytest.raises(NoSuchGame):
+        with pytest.raises(NoSuchGameError):
             store.append(99, Draw("T1"))
 
 
 def test_an_empty_file_has_no_game(tmp_path: Path) -> None:
     with Store(tmp_path / "g.sqlite") as store:
-        with pytest.raises(NoSuchGame):
+        with pytest.raises(NoSuchGameError):
             store.latest()
         assert store.unfinished() is None
 

@@ -17,6 +17,8 @@ from companion.notices import (
     CardHeld,
     Failed,
     GameIsOver,
+    HeldDropped,
+    HeldForSummary,
     HeldReturned,
     NotACard,
     NothingToUndo,
@@ -27,7 +29,7 @@ from companion.notices import (
 )
 from companion.simulate import VirtualClock, choose_camp, next_card
 from companion.table import MAX_NOTICES, Table
-from incan_companion.store import Store
+from storage import Store
 from ui.words import notice_text
 
 TORCH, CAMP = Choice.TORCH, Choice.CAMP
@@ -113,6 +115,36 @@ def test_the_last_card_of_a_round_may_open_the_next(store: Store, clock: Virtual
     assert table.state.phase is Phase.ROUND_OVER
     assert table.scan("T11A")
     assert table.state.round == 2 and [p.card for p in table.state.path] == ["T11A"]
+
+
+def test_a_card_turned_while_a_round_end_is_on_show_waits_for_its_summary(
+    store: Store, clock: VirtualClock
+) -> None:
+    table = new_table(store, clock)
+    table.scan("SNAKE1")
+    choose(table, clock, TORCH, TORCH, TORCH)
+    table.scan("SNAKE2")  # the bust: round 1 is over
+    table.show_round_end()
+    assert table.ending
+    assert not table.scan("SNAKE2")  # out of the game: refused as before
+    assert table.scan("T5A")
+    assert table.held == "T5A" and table.state.round == 1
+    assert table.notice is not None and table.notice.reason == HeldForSummary("T5A")
+    assert notice_text(table.notice.reason) == (
+        "Treasure 5 waits: tap Show the table to lay it on the path."
+    )
+    assert len(stored(store, table)) == 4  # nothing stored while it waits
+    assert table.undo()  # undo drops the waiting card first
+    assert table.held is None and table.notice.reason == HeldDropped("T5A")
+    assert table.scan("T7A") and table.held == "T7A"
+    assert table.round_end_seen()
+    assert not table.ending and table.held is None
+    assert table.state.round == 2 and [p.card for p in table.state.path] == ["T7A"]
+    assert stored(store, table)[-1] == Draw("T7A")
+    # Once the summary has been seen, the next round's first card comes at once.
+    table.undo()
+    assert table.state.phase is Phase.ROUND_OVER and not table.ending
+    assert table.scan("T7A") and table.state.round == 2
 
 
 def test_unknown_text_is_not_a_card(store: Store, clock: VirtualClock) -> None:
@@ -505,3 +537,19 @@ def test_undo_never_throws_presses_away_silently(store: Store, clock: VirtualClo
     assert notice_text(table.notice.reason) == (
         "Undone: Treasure 9 is off the path; take it back. 3 seats' choices were cleared."
     )
+
+
+def test_undos_question_holds_the_reveal(store: Store, clock: VirtualClock) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    for seat in range(3):
+        table.press(seat, TORCH)
+    assert table.undo() is False and table.asking
+    clock.now += 10.0
+    assert not table.tick() and table.collector.countdown_left is None
+    assert stored(store, table)[-1] == Draw("T9")
+    assert table.press(1, CAMP)  # a seat's button withdraws it: the countdown starts in full
+    assert not table.asking and table.notice is None
+    assert table.collector.countdown_left == 2.0
+    clock.now += 2.0
+    assert table.tick() and stored(store, table)[-1] == Reveal((1,))

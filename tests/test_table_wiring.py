@@ -120,7 +120,7 @@ def test_the_language_picked_on_the_device_outranks_the_config(
     the language in use and the start-up notices as it would word them."""
     import ui.kivy_setup
     from incan_companion import cli
-    from incan_companion.store import Store
+    from storage import Store
     from ui import i18n
 
     data = tmp_path / "games.sqlite"

@@ -35,7 +35,7 @@ from kivy.uix.screenmanager import NoTransition, ScreenManager
 
 from companion.cards import DEFAULT_EDITION
 from companion.engine import DEFAULT_SEATS, Bust, Phase, State
-from companion.events import Start
+from companion.events import Start, Undo
 from companion.games import Games
 from companion.players import Player
 from companion.rules import DEFAULT_RULES
@@ -47,6 +47,7 @@ from ui.controls import Controls
 from ui.cues import cues, tick_cue
 from ui.i18n import _, ngettext
 from ui.sound import SilentBoard, Sounds
+from ui.words import notice_text
 
 _log = logging.getLogger(__name__)
 
@@ -335,6 +336,12 @@ class CompanionApp(App):
 
     def _show(self, table: Table) -> None:
         state = table.state
+        arrived = state.phase is not self._phase
+        # A round's end reached by an undo (of the next round's first card) was
+        # seen already: the table shows it, without its bust or its summary again.
+        again = isinstance(table.session.log[-1], Undo)
+        if arrived and not again:
+            table.show_round_end()  # a card turned meanwhile waits for the summary
         c = table.collector
         notice = table.notice
         view = presenters.table_view(
@@ -350,6 +357,8 @@ class CompanionApp(App):
             can_undo=table.can_undo,
             show_odds=self.show_odds,
             bots=table.bots,
+            ending=table.ending,
+            asking=table.asking,
         )
         tick = tick_cue(self._countdown_shown, view.countdown)
         if tick is not None:
@@ -360,14 +369,17 @@ class CompanionApp(App):
             self.round_end_screen.show(
                 presenters.round_end_view(state, hidden_tents=self.hidden_tents)
             )
+            self.round_end_screen.notice = (
+                notice_text(notice.reason) if notice is not None and not notice.lasting else ""
+            )
         if state.phase is Phase.GAME_OVER:
             self.game_over_screen.show(presenters.game_over_view(state))
         self._play_cues(table)
-        if state.phase is not self._phase:
+        if arrived:
             # Follow the game to the screen of its phase, once per change, so a
             # player can still look back at the table after a round ended.
             self._phase = state.phase
-            if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER):
+            if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER) or again:
                 self._hold(None)
                 self.show_screen("table")
             elif isinstance(state.last, Bust):
@@ -402,6 +414,15 @@ class CompanionApp(App):
         if state.round == holding[0] and state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
             self.bust_to_summary_s = time.perf_counter() - holding[1]
             self.show_screen("round_end")
+
+    def close_round_end(self, goes_to: str) -> None:
+        """The summary's button: it has been seen, so a card that waited for it
+        is drawn now; on to ``goes_to`` (the table, or the final scores)."""
+        self._hold(None)
+        table = self.table
+        if table is not None:
+            table.round_end_seen()
+        self.show_screen(goes_to)
 
     def _play_cues(self, table: Table) -> None:
         """The sound of what changed since the screen last showed the game."""

@@ -245,15 +245,25 @@ def prompt(
     countdown: float | None = None,
     held: str | None = None,
     short: bool = False,
+    ending: bool = False,
+    asking: bool = False,
 ) -> str:
-    """The one line telling the table what to do now (``short``: without names)."""
+    """The one line telling the table what to do now (``short``: without names).
+
+    ``ending``: the round's end is on show (its bust, its summary), so the
+    next card is not asked for yet. ``asking``: Undo's question is open.
+    """
     if state.phase is Phase.GAME_OVER:
         return _("The game is over.")
+    if state.phase is Phase.ROUND_OVER and ending:
+        return _("Round {round} is over. Tap for the round's summary.").format(round=state.round)
     if state.phase is Phase.ROUND_OVER:
         return _("Round {round} is over. Turn the first card of round {next}.").format(
             round=state.round, next=state.round + 1
         )
     if state.phase is Phase.CHOOSE:
+        if asking:  # Undo's question holds the reveal
+            return _("The reveal waits: tap Undo again, or press a seat's button to go on.")
         if countdown is not None:
             return _("Everyone has chosen. Reveal in {n}…").format(n=math.ceil(countdown))
         if short:
@@ -289,6 +299,8 @@ def table_view(
     can_undo: bool = False,
     show_odds: bool = False,
     bots: Collection[int] = (),
+    ending: bool = False,
+    asking: bool = False,
 ) -> TableView:
     """The main screen. ``due``/``chosen`` come from the ChoiceCollector: who, never what."""
     hide = _hidden(state, hidden_tents)
@@ -351,7 +363,7 @@ def table_view(
             hazard=card_name(state.to_remove), card=state.to_remove
         )
     status_parts = [camera_text(camera)] if camera is not None else []
-    if held and notice != CardHeld(held):  # the notice already says it
+    if held and state.phase is Phase.CHOOSE and notice != CardHeld(held):  # said already
         status_parts.append(
             _("Waiting for the reveal: {card}").format(card=card_name(held))
         )
@@ -372,8 +384,13 @@ def table_view(
     return TableView(
         heading=_("Round {round} of {rounds}").format(round=state.round, rounds=ROUNDS),
         rules=rules_label(state.rules.name),
-        prompt=prompt(state, waiting=waiting, countdown=countdown, held=held),
-        prompt_short=prompt(state, waiting=waiting, countdown=countdown, held=held, short=True),
+        prompt=prompt(
+            state, waiting=waiting, countdown=countdown, held=held, ending=ending, asking=asking
+        ),
+        prompt_short=prompt(
+            state, waiting=waiting, countdown=countdown, held=held, short=True, ending=ending,
+            asking=asking,
+        ),
         on_path=on_path,
         bust=bust_text,
         artifacts_column=state.rules.artifacts,

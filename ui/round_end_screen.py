@@ -313,6 +313,7 @@ class RoundEndScreen(Screen):
     heading = StringProperty("")
     how = StringProperty("")
     todo = StringProperty("")
+    notice = StringProperty("")  # what waits for this summary, or ""
     button = StringProperty("")
     goes_to = StringProperty("table")
 

@@ -34,6 +34,7 @@ from companion.notices import (
     Failed,
     GameIsOver,
     HeldDropped,
+    HeldForSummary,
     HeldReturned,
     NoCameraFound,
     NoCardToTurn,
@@ -49,6 +50,7 @@ from companion.notices import (
 )
 from companion.review import Review, SeatReview
 from companion.stats import HeadToHead, PlayerStats
+from companion.text import cut, printable
 from ui.i18n import _, language, ngettext, pgettext
 
 
@@ -222,6 +224,10 @@ def notice_text(reason: Reason) -> str:
             return _("{card} waits until the choices are revealed.").format(
                 card=card_name(card).capitalize()
             )
+        case HeldForSummary(card):
+            return _("{card} waits: tap Show the table to lay it on the path.").format(
+                card=card_name(card).capitalize()
+            )
         case HeldReturned(card):
             return _("Nobody is left in the temple: shuffle {card} back in.").format(
                 card=card_name(card)
@@ -325,8 +331,7 @@ def _why_not(card: str, why: Unplayable) -> str:
 
 def _shorten(text: str, limit: int = 40) -> str:
     """Anything a camera or a device said, printable and short enough for one line."""
-    text = "".join(ch if ch.isprintable() else "?" for ch in text)
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return cut(printable(text, strict=True, replace="?"), limit)
 
 
 def camera_text(status: CameraStatus) -> str:

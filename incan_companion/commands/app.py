@@ -97,9 +97,10 @@ def cmd_run(args: argparse.Namespace) -> int:
         raise BadInput(str(e)) from None
     from concurrent.futures import ThreadPoolExecutor
 
-    from incan_companion.store import StorageFailed, StoreError, open_or_set_aside
+    from companion.ports import StoredDataError
+    from storage import StorageFailed, open_or_set_aside
 
-    data = Path(args.data).expanduser() if args.data else None
+    data = data_file_path(args.data) if args.data else None
     # The data file is opened, locked and checked whole (integrity_check: a
     # tenth of a second for thousands of games) on a thread of its own while
     # Kivy starts on this one; nothing else touches it until it is handed over.
@@ -120,7 +121,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         # A full or failing disk: exit 1, so that the service tries again (once
         # space is freed the same file opens); the file is left as it is.
         raise
-    except StoreError as e:
+    except StoredDataError as e:
         # In use by another process, no permission, a read-only disk: exit 2.
         raise BadInput(str(e)) from None
     # The set-up screen's last choice outranks the config's language.
@@ -132,6 +133,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                        hidden_tents=config.hidden_tents,
                        sounds=SoundBoard(volume=volume, muted=muted),
                        screenshot=Path(args.screenshot) if args.screenshot else None)
+    _tell_systemd(app)
     if args.quit_after is not None:
         from kivy.clock import Clock
 
@@ -144,6 +146,23 @@ def cmd_run(args: argparse.Namespace) -> int:
         app.on_first_frame.append(_report_start)
     app.run()
     return EXIT_OK
+
+
+def _tell_systemd(app: Any) -> None:
+    """Ready once the first screen is drawn; alive at every watchdog tick, sent from
+    the UI loop itself, so a hung screen stops the ticks and systemd restarts the
+    kiosk (deploy/incan-companion.service: Type=notify, WatchdogSec=)."""
+    from kivy.clock import Clock
+
+    from incan_companion.notify import notify, watchdog_interval
+
+    def ready(_app: Any) -> None:
+        notify("READY=1")
+        interval = watchdog_interval()  # systemd watches from READY on
+        if interval is not None:
+            Clock.schedule_interval(lambda _dt: notify("WATCHDOG=1"), interval)
+
+    app.on_first_frame.append(ready)
 
 
 def _report_start(app: Any) -> None:
@@ -167,6 +186,15 @@ def _memory() -> str:
         return "resident memory unknown"
 
 
+def data_file_path(given: str) -> Path:
+    """The data file named by ``--data``; BadInput for a folder (``--data /`` has no
+    file name to lock or set aside, and was a traceback's exit 1)."""
+    path = Path(given).expanduser()
+    if not path.name or path.is_dir():
+        raise BadInput(f"{given}: a folder, not a data file")
+    return path
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     if not args.autoplay:
         raise BadInput("demo: only --autoplay is supported (use `run --camera virtual` to play)")
@@ -175,16 +203,17 @@ def cmd_demo(args: argparse.Namespace) -> int:
     if args.rules not in RULE_SETS:
         raise BadInput(f"demo: --rules {args.rules}: one of {', '.join(RULE_SETS)}")
     if args.data:
-        data = Path(args.data).expanduser()
+        data = data_file_path(args.data)
     else:
         data = Path(tempfile.mkdtemp(prefix="incan-demo-")) / "games.sqlite"
-    from incan_companion.store import StorageFailed, Store, StoreError
+    from companion.ports import StoredDataError
+    from storage import StorageFailed, Store
 
     try:  # a foreign or damaged file is the user's mistake here: never set it aside
         held = Store(data)  # and the writer's lock, taken before Kivy loads, kept to the end
     except StorageFailed:
         raise  # a full or failing disk: exit 1
-    except StoreError as e:
+    except StoredDataError as e:
         raise BadInput(str(e)) from None
     try:
         return _demo(args, data)
@@ -202,7 +231,7 @@ def _demo(args: argparse.Namespace, data: Path) -> int:
     from incan_companion.autoplay import Autoplay, OneLineFailures
     from incan_companion.compose import build
     from incan_companion.config import Config
-    from incan_companion.store import Store
+    from storage import Store
     from ui.app import CompanionApp, post
 
     clock = VirtualClock()

@@ -11,12 +11,13 @@ import json
 import os
 import select
 import stat
-import unicodedata
+from dataclasses import replace
 from pathlib import Path
 
 from companion import engine
 from companion.events import BadEvent, Event, from_line, to_line
 from companion.session import LogError, Session
+from companion.text import printable
 from incan_companion.errors import EXIT_OK, BadInput
 
 #: A game log is a few kilobytes; more than this is not one (``replay /dev/zero``).
@@ -26,10 +27,6 @@ MAX_LOG_BYTES = 16 * 1024 * 1024
 FIFO_WAIT_S = 5.0
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
-# Characters never printed as they are: controls, lone surrogates, line and
-# paragraph separators, and the bidirectional embeddings that reorder a line.
-_HIDDEN = {"Cc", "Cs", "Zl", "Zp"}
-_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -49,24 +46,16 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p.set_defaults(func=cmd_export)
 
 
-def printable(text: str, keep: str = "") -> str:
-    r"""``text`` safe for a terminal: control characters (but those in ``keep``),
-    lone surrogates, U+2028/U+2029 and bidirectional overrides are escaped.
+def named_printably(state: engine.State) -> engine.State:
+    r"""``state`` with every seat's name made :func:`printable` (a line feed
+    included), for a readable table whose own line breaks must be the only ones.
 
-    >>> printable("Ana\x1b[31m\u2028Bo\nCy", keep="\n")
-    'Ana\\x1b[31m\\u2028Bo\nCy'
+    >>> s = engine.new_game(["Ana\nFAKE: 999 wins", "Bo", "Cy"])
+    >>> named_printably(s).seats[0].name
+    'Ana\\x0aFAKE: 999 wins'
     """
-    if text.isprintable():
-        return text
-    return "".join(ch if ch in keep or _safe(ch) else _escaped(ch) for ch in text)
-
-
-def _safe(ch: str) -> bool:
-    return unicodedata.category(ch) not in _HIDDEN and ch not in _BIDI
-
-
-def _escaped(ch: str) -> str:
-    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+    seats = tuple(replace(seat, name=printable(seat.name)) for seat in state.seats)
+    return replace(state, seats=seats)
 
 
 # --- reading what the user named --------------------------------------------------------
@@ -199,7 +188,8 @@ def load_session(path: Path, game: int | None = None) -> Session:
 
 def _stored_session(path: Path, game: int | None) -> Session:
     """A game of the data file at ``path``, read without writing or locking."""
-    from incan_companion.store import StorageFailed, Store, StoreError
+    from companion.ports import StoredDataError
+    from storage import StorageFailed, Store
 
     try:
         with Store(path, readonly=True) as store:
@@ -208,7 +198,7 @@ def _stored_session(path: Path, game: int | None) -> Session:
         raise BadInput(f"line {e.index + 1}: {e.reason}") from None
     except StorageFailed:
         raise  # the disk failed, not the input: exit 1
-    except StoreError as e:
+    except StoredDataError as e:
         raise BadInput(str(e)) from None
 
 
@@ -219,9 +209,9 @@ def cmd_replay(args: argparse.Namespace) -> int:
     else:
         from ui.words import table
 
-        # Names are the table's own text: a control character in one must not
-        # reach the terminal as it is.
-        print(printable(table(session.state), keep="\n"))
+        # A name is escaped on its own, before the table is laid out: a line feed
+        # in one must not start a row of its own, and the table keeps its own.
+        print(printable(table(named_printably(session.state)), keep="\n"))
     return EXIT_OK
 
 
@@ -253,7 +243,8 @@ def _export_all(path: Path) -> int:
     begins with its ``start`` line, which is where a reader splits them."""
     import sys
 
-    from incan_companion.store import StorageFailed, Store, StoreError
+    from companion.ports import StoredDataError
+    from storage import StorageFailed, Store
 
     try:
         with Store(path, readonly=True) as store:
@@ -268,7 +259,7 @@ def _export_all(path: Path) -> int:
                     print(to_line(event))
     except StorageFailed:
         raise
-    except StoreError as e:
+    except StoredDataError as e:
         raise BadInput(str(e)) from None
     return EXIT_OK
 

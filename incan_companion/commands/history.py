@@ -39,8 +39,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 
 def stored_games(path: Path) -> list[Played]:
     """Every game of the data file at ``path`` that replays, newest first (read-only)."""
+    from companion.ports import StoredDataError
     from incan_companion.commands.game import check_data_file
-    from incan_companion.store import StorageFailed, Store, StoreError
+    from storage import StorageFailed, Store
 
     check_data_file(path)
     try:
@@ -48,7 +49,7 @@ def stored_games(path: Path) -> list[Played]:
             return store.history()
     except StorageFailed:
         raise  # the disk failed, not the input: exit 1
-    except StoreError as e:
+    except StoredDataError as e:
         raise BadInput(str(e)) from None
 
 
@@ -84,14 +85,41 @@ def cmd_stats(args: argparse.Namespace) -> int:
         writer.writerow(CSV_COLUMNS)
         for p in players:
             row = p.to_json()
-            writer.writerow([row[c] for c in CSV_COLUMNS])
+            writer.writerow([spreadsheet_cell(row[c]) for c in CSV_COLUMNS])
     else:
         print(readable(players, finished, len(games) - finished))
     return EXIT_OK
 
 
+#: What makes a spreadsheet read a cell as a formula (OWASP's CSV injection list).
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_cell(value: object) -> object:
+    """``value`` as a spreadsheet will only ever show it, never run it: a text that
+    would start a formula gets a leading apostrophe (numbers stay numbers).
+
+    >>> [spreadsheet_cell(v) for v in ("=1+1", "-Bo", "@x", "Ana", -3)]
+    ["'=1+1", "'-Bo", "'@x", 'Ana', -3]
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def readable(players: tuple[PlayerStats, ...], finished: int, unfinished: int) -> str:
-    from incan_companion.commands.game import printable
+    from dataclasses import replace
+
+    from companion.text import printable
     from ui.words import stats_table
 
-    return printable(stats_table(players, finished, unfinished), keep="\n")
+    # Each name escaped on its own first, so that none can start a row of its own.
+    shown = tuple(
+        replace(
+            p,
+            player=printable(p.player),
+            head_to_head=tuple(replace(h, other=printable(h.other)) for h in p.head_to_head),
+        )
+        for p in players
+    )
+    return printable(stats_table(shown, finished, unfinished), keep="\n")

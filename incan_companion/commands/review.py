@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import argparse
 import json
+from dataclasses import replace
 from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
 from companion.review import Review, review
 from companion.session import Session
-from incan_companion.commands.game import game_number, load_session, printable
+from companion.text import printable
+from incan_companion.commands.game import game_number, load_session
 from incan_companion.errors import EXIT_OK
 
 
@@ -82,5 +84,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     else:
         from ui.words import review_text
 
-        print(printable(review_text(result, dict(session.start_event.bots)), keep="\n"))
+        # Each name escaped on its own first (see named_printably).
+        seats = tuple(replace(s, name=printable(s.name)) for s in result.seats)
+        shown = replace(result, seats=seats)
+        print(printable(review_text(shown, dict(session.start_event.bots)), keep="\n"))
     return EXIT_OK

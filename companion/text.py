@@ -1,0 +1,69 @@
+r"""Text from outside (a camera's payload, a player's name, an error of the
+system) made safe to show on one line: the one place that decides what is
+escaped and where a line is cut.
+
+>>> printable("Ana\x1b[31m\u2028Bo\nCy", keep="\n")
+'Ana\\x1b[31m\\u2028Bo\nCy'
+>>> one_line("disk  I/O\nerror", 9)
+'disk I/O…'
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+__all__ = ["cut", "one_line", "printable"]
+
+#: A message of ours is at most this long (SQLite's own can run to pages).
+LINE_CHARS = 300
+
+# Characters never printed as they are: controls, lone surrogates, line and
+# paragraph separators, and the bidirectional embeddings that reorder a line.
+_HIDDEN = {"Cc", "Cs", "Zl", "Zp"}
+_BIDI = {chr(c) for c in (*range(0x202A, 0x202F), *range(0x2066, 0x206A))}
+
+
+def printable(
+    text: str, keep: str = "", *, strict: bool = False, replace: str | None = None
+) -> str:
+    r"""``text`` safe for a terminal: control characters (but those in ``keep``),
+    lone surrogates, U+2028/U+2029 and bidirectional overrides are escaped, or
+    each replaced by ``replace``. ``strict``: everything Python does not call
+    printable is (a zero-width joiner, a no-break space too), for text no
+    person chose, such as another program's command line.
+
+    >>> printable("Bo\u200d\tCy", strict=True), printable("Zoë\x07", replace="?")
+    ('Bo\\u200d\\tCy', 'Zoë?')
+    """
+    if text.isprintable():
+        return text
+    hidden = _not_printable if strict else _hidden
+    return "".join(
+        ch if ch in keep or not hidden(ch) else _escaped(ch, strict) if replace is None else replace
+        for ch in text
+    )
+
+
+def _hidden(ch: str) -> bool:
+    return unicodedata.category(ch) in _HIDDEN or ch in _BIDI
+
+
+def _not_printable(ch: str) -> bool:
+    return not ch.isprintable()
+
+
+def _escaped(ch: str, strict: bool) -> str:
+    if strict:
+        return ch.encode("unicode_escape", "replace").decode()
+    return f"\\x{ord(ch):02x}" if ord(ch) < 0x100 else f"\\u{ord(ch):04x}"
+
+
+def cut(text: str, limit: int) -> str:
+    """At most ``limit`` characters, the last of a shortened text being "…"."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def one_line(text: str, limit: int = LINE_CHARS) -> str:
+    """``text`` on one line (any run of white space, line breaks included, is one
+    space), at most ``limit`` characters."""
+    return cut(" ".join(text.split()), limit)
