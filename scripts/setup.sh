@@ -116,18 +116,20 @@ fi
 # PYTHONDONTWRITEBYTECODE is set, and every command would compile its modules.
 .venv/bin/python -m compileall -q companion hardware incan_companion storage ui vision >/dev/null
 
-# --test, off the Pi: a second environment, .venv-pi, with the Pi's versions of
+# --test, off the Pi: a second environment, .venv/pi, with the Pi's versions of
 # what the typing is checked against (deploy/constraints-pi.txt: OpenCV 4.11,
 # whose stubs want a colour as a sequence; numpy 1.x), where ./test.sh runs
 # mypy again. Made once, and again only when the constraints or pyproject.toml
-# change. On a Pi, .venv has those versions already.
-if [ "$testing" = 1 ] && [ "$on_pi" = 0 ] && [ ! -f ".venv-pi/.installed-$wanted" ]; then
-    echo "setup: installing the Pi's versions into .venv-pi (for the typing check)"
-    rm -rf .venv-pi
-    "$PYTHON" -m venv .venv-pi
-    .venv-pi/bin/python -m pip install -q --upgrade pip
-    .venv-pi/bin/python -m pip install -q --constraint deploy/constraints-pi.txt -e ".[test]"
-    touch ".venv-pi/.installed-$wanted"
+# change; inside .venv, so whatever leaves .venv alone (git, the linters, the
+# tests' own walks through the checkout) leaves it alone too. On a Pi, .venv
+# has those versions already.
+if [ "$testing" = 1 ] && [ "$on_pi" = 0 ] && [ ! -f ".venv/pi/.installed-$wanted" ]; then
+    echo "setup: installing the Pi's versions into .venv/pi (for the typing check)"
+    rm -rf .venv/pi
+    "$PYTHON" -m venv .venv/pi
+    .venv/pi/bin/python -m pip install -q --upgrade pip
+    .venv/pi/bin/python -m pip install -q --constraint deploy/constraints-pi.txt -e ".[test]"
+    touch ".venv/pi/.installed-$wanted"
 fi
 
 # On a Pi, say plainly what the device cannot do without the archive's parts.
