@@ -438,7 +438,8 @@ def case_two_writers(table: Table, tmp: Path) -> None:
     ok = first.returncode == 0 and replay.code == 0 and '"phase": "game_over"' in replay.out
     table.add("two writers", "the first demo's game, read back", "exit 0, replays to its end",
               f"demo exit {first.returncode}; replay {outcome(replay)[:60]}", "-", ok)
-    # A writer killed mid-game leaves its lock file: the next one must not be blocked.
+    # A writer killed mid-game: its lock (on the data file) goes with it, and the
+    # next one must not be blocked; no lock file is ever left beside the file.
     stale = tmp / "stale" / "games.sqlite"
     stale.parent.mkdir()
     proc = subprocess.Popen([*CLI, *demo_args(stale, 5)], env=env, cwd=ROOT, text=True,

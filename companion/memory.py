@@ -16,6 +16,7 @@ holds both to them.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 
@@ -102,7 +103,7 @@ class MemoryStore:
             self._seats.setdefault(game, {})[seat] = found.id
 
     def rename_player(self, player: int, name: str) -> None:
-        name = name.strip()
+        name = unicodedata.normalize("NFC", name.strip())
         if not name:
             raise ValueError("a player's name cannot be empty")
         old = self._player(player)

@@ -7,7 +7,7 @@ Each job has a module of its own:
 | module | job |
 |---|---|
 | ``store`` | :class:`Store`, the file opened, and :func:`open_or_set_aside` |
-| ``lock`` | the writer's lock beside the file |
+| ``lock`` | the writer's lock, on the data file itself |
 | ``files`` | is it there, is it SQLite, may we write it, setting a bad file aside |
 | ``errors`` | :class:`StoreError` and its kinds; SQLite's and the system's errors classified |
 | ``schema`` | the tables: made, checked on every open, migrated forward |
@@ -18,9 +18,16 @@ Each job has a module of its own:
 | ``history`` | the read model: games newest first with their summaries, the unfinished game |
 """
 
-from storage.errors import DamagedFile, InUse, NoAccess, NotOurFile, StorageFailed, StoreError
+from storage.errors import (
+    DamagedFile,
+    InUse,
+    NewerFile,
+    NoAccess,
+    NotOurFile,
+    StorageFailed,
+    StoreError,
+)
 from storage.files import is_sqlite
-from storage.lock import lock_path
 from storage.log import GameInfo
 from storage.schema import APPLICATION_ID, SCHEMA_VERSION
 from storage.store import Store, open_or_set_aside, utc_now
@@ -31,13 +38,13 @@ __all__ = [
     "DamagedFile",
     "GameInfo",
     "InUse",
+    "NewerFile",
     "NoAccess",
     "NotOurFile",
     "StorageFailed",
     "Store",
     "StoreError",
     "is_sqlite",
-    "lock_path",
     "open_or_set_aside",
     "utc_now",
 ]

@@ -2,9 +2,12 @@
 system becomes one of these, each with a one-line message for a person.
 
 - :class:`NotOurFile`, :class:`DamagedFile`: the file itself is to blame (not
-  SQLite, another program's, a newer version's, or what SQLite calls
+  SQLite, another program's, or what SQLite calls
   corruption). It is never written to; the app sets it aside
   (:func:`storage.store.open_or_set_aside`).
+- :class:`NewerFile`: written by a newer version of the app. Never written to
+  and never set aside either (that would hide every game from the newer
+  version too): refused in one line, left where it is.
 - :class:`InUse`: another process writes the file.
 - :class:`NoAccess`: the file or its folder cannot be read or written
   (permissions, a read-only disk, a folder or pipe at the path).
@@ -29,6 +32,7 @@ from companion.text import one_line
 __all__ = [
     "DamagedFile",
     "InUse",
+    "NewerFile",
     "NoAccess",
     "NotOurFile",
     "StorageFailed",
@@ -38,6 +42,9 @@ __all__ = [
 ]
 
 # SQLite's primary result codes (the low byte of an extended code).
+_ERROR = 1
+#: What SQLite says, with its generic SQLITE_ERROR, of a file whose header it cannot read.
+_HEADER_DAMAGE = frozenset({"unsupported file format"})
 _PERM, _BUSY, _LOCKED, _READONLY, _IOERR, _CORRUPT, _FULL, _CANTOPEN, _AUTH, _NOTADB = (
     3, 5, 6, 8, 10, 11, 13, 14, 23, 26,
 )  # fmt: skip
@@ -48,7 +55,11 @@ class StoreError(StoredDataError):
 
 
 class NotOurFile(StoreError):
-    """Not a data file of this app (or of a newer version): set aside by the app."""
+    """Not a data file of this app: set aside by the app."""
+
+
+class NewerFile(StoreError):
+    """Written by a newer version of the app: refused, and left in place."""
 
 
 class DamagedFile(StoreError):
@@ -76,6 +87,12 @@ def sqlite_problem(path: Path, e: sqlite3.Error, doing: str = "") -> StoreError:
     said = one_line(str(e))
     if primary in (_CORRUPT, _NOTADB):
         return DamagedFile(f"{path} is damaged: {said}")
+    if primary == _ERROR and said in _HEADER_DAMAGE:
+        # A damaged header (its schema format byte, offset 47) is SQLite's generic
+        # error at open: the same on every start, so not a passing fault.
+        return DamagedFile(f"{path} is damaged: {said}")
+    if primary == _CANTOPEN and _no_inodes(path):
+        return StorageFailed(f"{path}: {doing}the disk has no free inodes left ({said})")
     if primary in (_READONLY, _CANTOPEN, _PERM, _AUTH):
         return NoAccess(f"{path}: {doing}{said}")
     if primary == _FULL or (primary == _IOERR and _disk_full(path)):
@@ -89,12 +106,22 @@ def sqlite_problem(path: Path, e: sqlite3.Error, doing: str = "") -> StoreError:
 
 
 def _disk_full(path: Path) -> bool:
-    """Whether the disk holding ``path`` has less than 64 KiB left for us."""
+    """Whether the disk holding ``path`` has less than 64 KiB, or no inode, left for us."""
     try:
         st = os.statvfs(path.parent)
     except OSError:
         return False
-    return st.f_bavail * st.f_frsize < 64 * 1024
+    return st.f_bavail * st.f_frsize < 64 * 1024 or (st.f_files > 0 and st.f_favail == 0)
+
+
+def _no_inodes(path: Path) -> bool:
+    """Whether the disk holding ``path`` has no inode left for us (so no new file,
+    such as the ``-wal``, can be made: SQLite then says it cannot open the file)."""
+    try:
+        st = os.statvfs(path.parent)
+    except OSError:
+        return False
+    return st.f_files > 0 and st.f_favail == 0
 
 
 def os_problem(path: Path, e: OSError, doing: str) -> StoreError:

@@ -3,6 +3,9 @@ where a file that is not ours is set aside. Reads 16 bytes at most."""
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import glob
 import os
 import stat
 from datetime import datetime
@@ -10,7 +13,10 @@ from pathlib import Path
 
 from storage.errors import NoAccess, NotOurFile, os_problem
 
-__all__ = ["SQLITE_MAGIC", "check_writable", "is_sqlite", "set_aside", "sniff"]
+__all__ = [
+    "SQLITE_MAGIC", "check_writable", "clear_leftovers", "is_sqlite", "same_file", "set_aside",
+    "sniff",
+]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 #: The files SQLite keeps beside a data file in WAL mode; they go where it goes.
@@ -89,17 +95,61 @@ def check_writable(path: Path) -> None:
 
 
 def set_aside(path: Path, when: datetime, problem: str) -> Path:
-    """Rename the file (and its WAL files) beside itself, stamped with the
-    local time ``when`` (``games.sqlite.bad-20261122-101500``); the new name."""
+    """Keep the file (and its WAL files) under a name beside itself, stamped with
+    the local time ``when`` (``games.sqlite.bad-20261122-101500``); the new name.
+
+    The whole set is first linked under the new name, then the ``-wal`` and
+    ``-shm`` leave the old one: a crash at any moment leaves every byte of the
+    set under one name or the other, and never a ``-wal`` beside a file it is
+    not of (SQLite would delete it, with the set-aside file's last commits,
+    when the next file is made). The data file itself stays at ``path``, still
+    locked, until :func:`storage.lock.start_anew` puts a new one there. On a
+    disk with no hard links (FAT) the files are renamed, ``-wal`` first.
+    """
     aside = _free_name(path.with_name(f"{path.name}.bad-{when.astimezone():%Y%m%d-%H%M%S}"))
     try:
-        for suffix in COMPANIONS:
-            extra = Path(f"{path}{suffix}")
-            if extra.exists():
-                extra.rename(Path(f"{aside}{suffix}"))
+        try:
+            for suffix in ("-wal", "-shm", ""):
+                extra = Path(f"{path}{suffix}")
+                if extra.exists():
+                    os.link(extra, f"{aside}{suffix}")
+        except OSError as e:
+            if e.errno not in _NO_LINKS:
+                raise
+            for suffix in ("-wal", "-shm", ""):
+                extra = Path(f"{path}{suffix}")
+                if extra.exists():
+                    os.replace(extra, f"{aside}{suffix}")
+            return aside
+        for suffix in ("-wal", "-shm"):
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(f"{path}{suffix}")
     except OSError as e:
         raise os_problem(path, e, f"{problem}; it cannot be set aside") from None
     return aside
+
+
+#: What link() says on a file system with no hard links.
+_NO_LINKS = {errno.EPERM, errno.EXDEV, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EMLINK}
+
+
+def clear_leftovers(path: Path) -> None:
+    """Remove the empty new files a crash left in the middle of starting a new data
+    file (``games.sqlite.new-PID``). Called with the path's lock held: whoever made
+    them is gone, and a new file is empty until it is moved into place."""
+    for leftover in path.parent.glob(f"{glob.escape(path.name)}.new-*"):
+        with contextlib.suppress(OSError):
+            st = leftover.lstat()
+            if stat.S_ISREG(st.st_mode) and st.st_size == 0:
+                leftover.unlink()
+
+
+def same_file(a: Path, b: Path) -> bool:
+    """Whether two names are links to one file."""
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def _free_name(wanted: Path) -> Path:

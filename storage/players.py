@@ -4,7 +4,9 @@ who that was, so a rename or a merge shows in old games too."""
 
 from __future__ import annotations
 
+import logging
 import sqlite3
+import unicodedata
 from collections.abc import Sequence
 
 from companion.players import Player, colour_for
@@ -12,6 +14,8 @@ from companion.ports import MergeRefusedError, NameTakenError, NoSuchPlayerError
 from storage.db import Tables, sqlite_errors
 
 __all__ = ["PlayerTables", "link"]
+
+_log = logging.getLogger(__name__)
 
 
 class PlayerTables(Tables):
@@ -23,9 +27,24 @@ class PlayerTables(Tables):
         if self._version < 2:
             return []
         rows = self._db.execute(
-            "SELECT id, name, colour, last_used FROM players ORDER BY last_used DESC, id DESC"
+            "SELECT id, CAST(name AS BLOB), colour, last_used FROM players "
+            "ORDER BY last_used DESC, id DESC"
         ).fetchall()
-        return [Player(int(i), str(n), str(c), str(u)) for i, n, c, u in rows]
+        return [Player(int(i), self._name(int(i), n), str(c), str(u)) for i, n, c, u in rows]
+
+    def _name(self, player: int, raw: bytes | str) -> str:
+        """A stored name as text. One that is not UTF-8 (written by hand, or by a
+        failing disk) is shown with U+FFFD where the bad bytes are, and named in the
+        log, so the players and the statistics still show and it can be renamed."""
+        if isinstance(raw, str):
+            return raw
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            shown = raw.decode("utf-8", "replace")
+            _log.warning("%s: player %d's name is not UTF-8 text (shown as %r): rename them "
+                         "to mend it", self.path, player, shown)  # fmt: skip
+            return shown
 
     @sqlite_errors
     def link_players(self, game: int, names: Sequence[str]) -> None:
@@ -38,7 +57,7 @@ class PlayerTables(Tables):
     def rename_player(self, player: int, name: str) -> None:
         """A new name for a player: old games show it too (their logs keep the
         name as played). Raises NameTakenError when another player has it."""
-        name = name.strip()
+        name = unicodedata.normalize("NFC", name.strip())
         if not name:
             raise ValueError("a player's name cannot be empty")
         with self._transaction():
@@ -76,11 +95,12 @@ class PlayerTables(Tables):
 
     def _player(self, player: int) -> Player:
         row = self._db.execute(
-            "SELECT id, name, colour, last_used FROM players WHERE id = ?", (player,)
+            "SELECT id, CAST(name AS BLOB), colour, last_used FROM players WHERE id = ?",
+            (player,),
         ).fetchone()
         if row is None:
             raise NoSuchPlayerError(f"there is no player {player} in {self.path}")
-        return Player(int(row[0]), str(row[1]), str(row[2]), str(row[3]))
+        return Player(int(row[0]), self._name(player, row[1]), str(row[2]), str(row[3]))
 
 
 def link(db: sqlite3.Connection, game: int, names: Sequence[str], when: str) -> None:

@@ -14,7 +14,7 @@ from pathlib import Path
 from companion.events import BadEvent, Start, from_line
 from companion.text import one_line
 from storage.db import Transaction
-from storage.errors import DamagedFile, NotOurFile
+from storage.errors import DamagedFile, NewerFile, NotOurFile
 from storage.players import link
 
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "check", "create", "migrate"]
@@ -91,7 +91,9 @@ def check(db: sqlite3.Connection, path: Path) -> int:
         raise NotOurFile(f"{path} is a SQLite file of another program, not a data file")
     version = int(db.execute("PRAGMA user_version").fetchone()[0])
     if version > SCHEMA_VERSION:
-        raise NotOurFile(f"{path} was written by a newer version (schema {version})")
+        raise NewerFile(f"{path} was written by a newer version of incan-companion (schema "
+                        f"{version}; this one reads {SCHEMA_VERSION} at most): update the app "
+                        "to use it")
     tables = {**_TABLES, **(_TABLES_2 if version >= 2 else {})}
     for table, columns in tables.items():
         found = tuple((str(r[1]), int(r[5])) for r in db.execute(f"PRAGMA table_info({table})"))

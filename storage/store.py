@@ -12,6 +12,7 @@ power loss; ``FULL`` syncs the WAL on every commit.
 
 from __future__ import annotations
 
+import logging
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -25,6 +26,8 @@ from storage.players import PlayerTables
 from storage.settings import SettingsTables
 
 __all__ = ["Store", "open_or_set_aside", "utc_now"]
+
+_log = logging.getLogger(__name__)
 
 
 def utc_now() -> datetime:
@@ -85,6 +88,7 @@ class Store(HistoryTables, PlayerTables, SettingsTables):
             )
         except sqlite3.Error as e:
             raise sqlite_problem(self.path, e, "cannot open: ") from None
+        db.text_factory = self._text
         try:
             if fresh:
                 schema.create(db)
@@ -101,6 +105,18 @@ class Store(HistoryTables, PlayerTables, SettingsTables):
                 raise sqlite_problem(self.path, e, "cannot open: ") from None
             raise
         return db
+
+    def _text(self, raw: bytes) -> str:
+        """A stored text. One that is not UTF-8 (a bit flipped on the disk, a hand
+        edit) is read with U+FFFD for its bad bytes and said in the log, instead of
+        failing every read that meets it; a summary so read no longer matches and is
+        made again from its log, and the log's own lines are checked as JSON."""
+        try:
+            return raw.decode("utf-8")
+        except UnicodeDecodeError:
+            shown = raw.decode("utf-8", "replace")
+            _log.warning("%s: a stored text is not UTF-8 (read as %r)", self.path, shown[:80])
+            return shown
 
     def _unlock(self) -> None:
         key, self._lock = self._lock, None
@@ -137,11 +153,14 @@ def open_or_set_aside(
     path = Path(path)
     hold = lock.prepare(path)
     try:
+        files.clear_leftovers(path)
         try:
             return Store(path, clock=clock), None
         except (NotOurFile, DamagedFile) as e:
             problem = e
         aside = files.set_aside(path, clock(), str(problem))
+        if path.exists() and files.same_file(path, aside):
+            hold = lock.start_anew(path, hold)  # the new file is locked before it is there
         return Store(path, clock=clock), DataFileSetAside(str(problem), aside.name)
     finally:
         lock.unlock(hold)

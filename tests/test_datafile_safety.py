@@ -41,7 +41,6 @@ from storage import (
     StorageFailed,
     Store,
     is_sqlite,
-    lock_path,
     open_or_set_aside,
 )
 
@@ -159,10 +158,12 @@ def test_a_lock_left_by_a_killed_writer_blocks_nothing(
     data, proc = holder
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    assert lock_path(data).exists()  # the file stays; the kernel dropped the lock
+    # The lock was the data file's own, and the kernel dropped it with the writer.
     with Store(data) as store:
         store.append(1, Reveal(()))
-        assert lock_path(data).read_text().split("\n")[0] == str(os.getpid())
+    assert sorted(p.name for p in data.parent.iterdir() if p.name.startswith(data.name)) == [
+        data.name  # no lock file beside it, nothing left behind
+    ]
 
 
 def test_the_command_line_refuses_a_second_writer_and_reads_on(
@@ -211,21 +212,30 @@ def test_the_stores_of_one_process_share_its_lock(tmp_path: Path) -> None:
 def test_the_set_aside_path_holds_the_lock_throughout(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    """At every step of setting a file aside (each link, unlink and the new file's
+    move into place) another process finds the path locked."""
     data = tmp_path / "games.sqlite"
     data.write_text("not a database", encoding="utf-8")
-    seen: list[bool] = []
-    real_rename = Path.rename
+    Path(f"{data}-wal").write_bytes(b"a wal of the file")
+    seen: list[tuple[str, bool]] = []
 
-    def rename(self: Path, target: Any) -> Any:
-        probe = run([sys.executable, "-c", HOLD.replace("time.sleep(600)", ""), str(data)],
-                    text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)}, seconds=60)
-        seen.append("in use by process" in probe.stderr)
-        return real_rename(self, target)
+    def probing(name: str, real: Any) -> Any:
+        def step(*args: Any, **kwargs: Any) -> Any:
+            probe = run([sys.executable, "-c", HOLD.replace("time.sleep(600)", ""), str(data)],
+                        text=True, cwd=ROOT, env={**os.environ, "PYTHONPATH": str(ROOT)},
+                        seconds=60)
+            seen.append((name, "in use by process" in probe.stderr))
+            return real(*args, **kwargs)
 
-    monkeypatch.setattr(Path, "rename", rename)
+        return step
+
+    for name in ("link", "unlink", "replace"):
+        monkeypatch.setattr(os, name, probing(name, getattr(os, name)))
     store, aside = open_or_set_aside(data)
     store.close()
-    assert aside is not None and seen == [True]
+    assert aside is not None
+    assert [name for name, _ in seen if name != "unlink"] == ["link", "link", "replace"]
+    assert all(locked for _, locked in seen), seen
 
 
 # --- 2. a full disk sets nothing aside ---------------------------------------------------------

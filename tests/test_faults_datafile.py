@@ -18,13 +18,14 @@ import sys
 import tempfile
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import pytest
 from helpers import paced
 
 from companion.events import Draw, Reveal, Start
 from companion.notices import DataFileSetAside
-from storage import DamagedFile, Store, open_or_set_aside
+from storage import DamagedFile, NewerFile, StorageFailed, Store, open_or_set_aside
 from ui.words import notice_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -141,7 +142,8 @@ def test_set_aside_takes_the_wal_and_shm_along(tmp_path: Path) -> None:
     assert Path(f"{copy}-shm").read_bytes() == b"shm bytes"
 
 
-def test_a_file_from_a_newer_version_is_set_aside_not_upgraded(tmp_path: Path) -> None:
+def test_a_file_from_a_newer_version_is_refused_and_left_in_place(tmp_path: Path) -> None:
+    """Setting it aside hid every game from the newer version too (issue 27, item 10)."""
     path = tmp_path / "games.sqlite"
     a_data_file(path, games=1)
     db = sqlite3.connect(path)
@@ -149,11 +151,67 @@ def test_a_file_from_a_newer_version_is_set_aside_not_upgraded(tmp_path: Path) -
     db.commit()
     db.close()
     original = path.read_bytes()
+    with pytest.raises(NewerFile, match=r"newer version of incan-companion \(schema 99; this one "
+                       r"reads 2 at most\): update the app to use it"):  # fmt: skip
+        open_or_set_aside(path)
+    assert set_aside_copies(tmp_path) == []
+    assert path.read_bytes() == original
+    done = subprocess.run(
+        [sys.executable, "-m", "incan_companion", "demo", "--autoplay", "--data", str(path)],
+        capture_output=True, text=True, timeout=paced(120), check=False,
+        env={**os.environ, "KIVY_NO_ARGS": "1"}, cwd=Path(__file__).resolve().parent.parent,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip().endswith("update the app to use it"), done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1
+    assert path.read_bytes() == original and set_aside_copies(tmp_path) == []
+
+
+def test_a_damaged_header_is_set_aside_not_an_endless_restart(tmp_path: Path) -> None:
+    """One byte at offset 47 (the schema format): SQLite's generic "unsupported file
+    format" at open, the same on every start; the kiosk restarted every 2 s for ever
+    and replay, export, stats and review exited 1 (issue 27, item 3)."""
+    path = tmp_path / "games.sqlite"
+    a_data_file(path, games=3)
+    data = bytearray(path.read_bytes())
+    data[47] = 9
+    path.write_bytes(bytes(data))
+    for command in ("replay", "export", "stats", "review"):
+        done = subprocess.run(
+            [sys.executable, "-m", "incan_companion", command, str(path)],
+            capture_output=True, text=True, timeout=paced(60), check=False,
+            env={**os.environ, "KIVY_NO_ARGS": "1"}, cwd=Path(__file__).resolve().parent.parent,
+        )  # fmt: skip
+        assert (done.returncode, done.stdout) == (2, ""), (command, done.stderr)
+        assert done.stderr == f"incan-companion: {path} is damaged: unsupported file format\n"
     store, aside = open_or_set_aside(path)
     store.close()
-    assert aside is not None and "newer version" in aside.problem
-    assert "newer version" in notice_text(aside)
-    assert set_aside_copies(tmp_path)[0].read_bytes() == original
+    assert aside is not None and "unsupported file format" in aside.problem
+    assert set_aside_copies(tmp_path)[0].read_bytes() == bytes(data)
+
+
+def test_no_inode_left_is_a_full_disk_not_a_permission_problem(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A disk with no inode left cannot make the -wal: SQLite says it cannot open
+    the file, which read as "no permission" (exit 2, the service stopped)."""
+    from storage.errors import sqlite_problem
+
+    try:
+        sqlite3.connect(tmp_path / "no" / "such" / "folder.sqlite")
+    except sqlite3.Error as e:
+        cantopen = e
+    real = os.statvfs
+    assert not isinstance(sqlite_problem(tmp_path / "g.sqlite", cantopen), StorageFailed)
+
+    def no_inodes(path: Any) -> Any:
+        st = real(path)
+        return os.statvfs_result((*st[:6], 0, 0, *st[8:]))  # f_ffree, f_favail = 0
+
+    monkeypatch.setattr(os, "statvfs", no_inodes)
+    problem = sqlite_problem(tmp_path / "g.sqlite", cantopen, "cannot open: ")
+    assert isinstance(problem, StorageFailed)
+    assert "no free inodes" in str(problem)
 
 
 def _frozen() -> datetime:
@@ -251,3 +309,27 @@ def test_the_app_starts_with_a_damaged_data_file_and_sets_it_aside(tmp_path: Pat
     assert copy.read_bytes() == damaged
     with Store(path, readonly=True) as store:
         assert store.games() == []
+
+
+def test_a_name_that_is_not_utf8_is_shown_and_named_not_fatal(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """One bad byte in a player's name made `stats` exit 1 and the app show no players."""
+    path = tmp_path / "games.sqlite"
+    with Store(path) as store:
+        game = store.new_game(START)
+        store.link_players(game, START.seats)
+    db = sqlite3.connect(path)
+    db.execute("UPDATE players SET name = CAST(X'416e61ff' AS TEXT) WHERE name = 'Ana'")
+    db.commit()
+    db.close()
+    with Store(path) as store, caplog.at_level("WARNING"):
+        names = sorted(p.name for p in store.players())
+    assert names == ["Ana\ufffd", "Bo", "Cy"]
+    assert "player 1's name is not UTF-8 text" in caplog.text
+    done = subprocess.run(
+        [sys.executable, "-m", "incan_companion", "stats", str(path), "--json"],
+        capture_output=True, text=True, timeout=paced(60), check=False,
+        env={**os.environ, "KIVY_NO_ARGS": "1"}, cwd=ROOT,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr

@@ -122,6 +122,11 @@ def test_a_rename_shows_in_the_history_and_a_taken_name_is_refused(store: EventS
     with pytest.raises(NoSuchPlayerError):
         store.rename_player(99, "Zed")
     assert sorted(by_name(store)) == ["Anna", "Bo", "Cy"]
+    # One spelling per name: Zoë typed as e and a combining diaeresis is Zoë.
+    store.rename_player(ids["Cy"], "Zoe\u0308")
+    assert "Zo\u00eb" in by_name(store)
+    with pytest.raises(NameTakenError):
+        store.rename_player(ids["Bo"], "Zo\u00eb")
 
 
 def test_a_merge_joins_two_spellings_and_refuses_two_people(store: EventStore) -> None:

@@ -135,6 +135,7 @@ def test_the_language_picked_on_the_device_outranks_the_config(
             seen["language"] = i18n.language()
             seen["startup"] = [(notice_text(r), level) for r, level in games.startup]
             self.controls = controls
+            self.on_first_frame: list[Any] = []  # as the app's, for systemd's READY
 
         def run(self) -> None:
             self.controls.close()  # as the app's on_stop does
