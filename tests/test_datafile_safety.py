@@ -286,7 +286,9 @@ def test_the_app_exits_1_on_a_full_disk_so_the_service_tries_again(
     monkeypatch.setattr(compose, "build", full)
     # No Kivy in this process: it would take stderr over.
     monkeypatch.setitem(sys.modules, "ui.app", SimpleNamespace(CompanionApp=None, post=None))
-    code, _out, err = main(capsys, "run", "--config", str(tmp_path / "none.toml"))
+    # A data file of its own: the user's default one may be open (their app, another run).
+    code, _out, err = main(capsys, "run", "--config", str(tmp_path / "none.toml"),
+                           "--data", str(tmp_path / "games.sqlite"))
     assert code == 1
     assert one_line(err) == (f"incan-companion: error: {tmp_path}/games.sqlite: cannot open: "
                              "the disk is full (...)")  # fmt: skip
