@@ -9,9 +9,9 @@ Runs on gpiozero's MockFactory (no hardware), through the real SeatPanel
    the Kivy UI thread (``Clock.schedule_once``, up to one frame) come on top.
 2. last choice -> reveal, countdown excluded:
    a. overhead: the countdown has run out (fake clock); time of the ``tick()``
-      that calls ``on_reveal``.
+      that returns the reveal.
    b. real time: the last press, then the app's periodic tick (``--tick``
-      seconds) until ``on_reveal``; what is printed is the time beyond the
+      seconds) until it returns the reveal; what is printed is the time beyond the
       countdown, i.e. how late the reveal comes (bounded by one tick period).
 
     python bench/buttons.py [--presses 20000] [--reveals 5000] [--realtime 5]
@@ -51,7 +51,7 @@ def edge_to_choice(presses: int) -> list[float]:
         return time.monotonic() + offset[0]
 
     recorded: list[float] = []
-    collector = ChoiceCollector(lambda camp: None, countdown=3600, clock=clock)
+    collector = ChoiceCollector(countdown=3600, clock=clock)
 
     def on_press(seat: int, choice: Choice) -> None:
         collector.press(seat, choice)
@@ -80,9 +80,7 @@ def edge_to_choice(presses: int) -> list[float]:
 def reveal_overhead(reveals: int) -> list[float]:
     now = [0.0]
     done: list[float] = []
-    collector = ChoiceCollector(
-        lambda camp: done.append(time.perf_counter()), countdown=2.0, clock=lambda: now[0]
-    )
+    collector = ChoiceCollector(countdown=2.0, clock=lambda: now[0])
     out = []
     for k in range(reveals):
         collector.open(range(8))
@@ -90,7 +88,8 @@ def reveal_overhead(reveals: int) -> list[float]:
             collector.press(seat, Choice.CAMP if (seat + k) % 3 == 0 else Choice.TORCH)
         now[0] += 2.0
         t0 = time.perf_counter()
-        assert collector.tick()
+        assert collector.tick() is not None
+        done.append(time.perf_counter())
         out.append(done[-1] - t0)
     return out
 
@@ -98,7 +97,7 @@ def reveal_overhead(reveals: int) -> list[float]:
 def reveal_realtime(trials: int, countdown: float, tick: float) -> list[float]:
     factory = MockFactory()
     revealed: list[float] = []
-    collector = ChoiceCollector(lambda camp: revealed.append(time.monotonic()), countdown=countdown)
+    collector = ChoiceCollector(countdown=countdown)
     panel = SeatPanel(
         DEFAULT_PINS[:4],
         pin_factory=factory,
@@ -113,8 +112,9 @@ def reveal_realtime(trials: int, countdown: float, tick: float) -> list[float]:
             last = factory.pin(DEFAULT_PINS[3].camp)
             t0 = time.monotonic()
             last.drive_low()  # the last choice: the countdown starts now
-            while not collector.tick():  # the app's periodic tick
+            while collector.tick() is None:  # the app's periodic tick
                 time.sleep(tick)
+            revealed.append(time.monotonic())
             out.append(revealed[-1] - t0 - countdown)
             for p in DEFAULT_PINS[:4]:
                 factory.pin(p.torch).drive_high()

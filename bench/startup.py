@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-PACKAGES = ("companion", "hardware", "incan_companion", "storage", "ui", "vision")
+PACKAGES = ("companion", "hardware", "incan_companion", "storage", "ui", "vision", "web")
 
 EMPTY = """
 import os, sys, time

@@ -55,7 +55,7 @@ class UnknownCard(ValueError):
         self.text = text
 
 
-class NotACard(ValueError):
+class NotACardError(ValueError):
     """A scanned payload that is not one of our stickers."""
 
     def __init__(self, payload: str) -> None:
@@ -134,7 +134,7 @@ def payload(card_id: str) -> str:
 
 
 def card_from_payload(text: str) -> Card:
-    """The card a sticker payload names; anything else raises :class:`NotACard`.
+    """The card a sticker payload names; anything else raises :class:`NotACardError`.
 
     Only ``IG:`` followed by a catalogue id counts: no spaces, no extra text.
     """
@@ -143,8 +143,8 @@ def card_from_payload(text: str) -> Card:
         or len(text) > len(PAYLOAD_PREFIX) + 7
         or text[: len(PAYLOAD_PREFIX)].upper() != PAYLOAD_PREFIX
     ):
-        raise NotACard(str(text))
+        raise NotACardError(str(text))
     found = CATALOGUE.get(text[len(PAYLOAD_PREFIX) :].upper())
     if found is None:
-        raise NotACard(text)
+        raise NotACardError(text)
     return found

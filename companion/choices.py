@@ -5,9 +5,10 @@ Every seat still in the temple picks torch or camp in secret; nothing about
 tells the outside world *who* has chosen (for the seat LEDs and the screen).
 When the last seat still due has chosen, a short countdown runs so a player who
 pressed the wrong button can still change their mind; a change of mind during
-the countdown restarts it. When it runs out the whole reveal is handed over as
-one value, the seats that chose camp, which is exactly the ``camp`` list of a
-``reveal`` event (docs/game-log.md).
+the countdown restarts it. When it runs out :meth:`ChoiceCollector.tick`
+returns the whole reveal as one value, the ``reveal`` event of the game log
+(docs/game-log.md) with the seats that chose camp. Nothing is called back: the
+caller (the table) decides what a reveal does and tells its own listeners once.
 
 This module is plain Python on purpose: no gpiozero, no Kivy, no threads. Time
 comes from an injected ``clock`` so tests and the demo can drive it, and the
@@ -19,8 +20,7 @@ needs no lock.
 A typical turn::
 
     >>> now = [0.0]
-    >>> reveals = []
-    >>> c = ChoiceCollector(reveals.append, countdown=2.0, clock=lambda: now[0])
+    >>> c = ChoiceCollector(countdown=2.0, clock=lambda: now[0])
     >>> c.open([0, 1, 2])
     >>> c.press(0, Choice.TORCH), c.press(1, Choice.CAMP), c.press(2, Choice.TORCH)
     (True, True, True)
@@ -29,12 +29,10 @@ A typical turn::
     >>> now[0] = 1.0
     >>> c.press(2, Choice.CAMP)    # a change of mind restarts the countdown
     True
-    >>> now[0] = 2.9; c.tick()
-    False
-    >>> now[0] = 3.0; c.tick()
+    >>> now[0] = 2.9; c.tick() is None
     True
-    >>> reveals, c.is_open
-    ([(1, 2)], False)
+    >>> now[0] = 3.0; c.tick(), c.is_open
+    (Reveal(camp=(1, 2)), False)
 """
 
 from __future__ import annotations
@@ -42,6 +40,8 @@ from __future__ import annotations
 import enum
 import time
 from collections.abc import Callable, Iterable, Mapping
+
+from companion.events import Reveal
 
 __all__ = ["DEFAULT_COUNTDOWN", "Choice", "ChoiceCollector"]
 
@@ -59,29 +59,25 @@ class Choice(enum.Enum):
 class ChoiceCollector:
     """The choices of the seats that are due this turn, and the reveal countdown.
 
-    ``on_reveal(camp)`` is called exactly once per opened turn, with the sorted
-    seat indexes (0-based) that chose camp, when every due seat has chosen and
-    the countdown has run out. The collector closes itself *before* calling it,
-    so ``on_reveal`` may open the next turn straight away.
+    :meth:`tick` returns the turn's reveal exactly once per opened turn (the
+    sorted seat indexes, 0-based, that chose camp) when every due seat has
+    chosen and the countdown has run out, and closes the collector first, so
+    the caller may open the next turn straight away. With a countdown of 0 the
+    tick right after the last press reveals.
 
-    ``on_change()`` (optional) is called whenever something the table can see
-    changed: a seat's "chosen" light, the countdown starting, restarting or
-    stopping, or the collector opening or closing. It is not called on every
-    tick; the screen polls :attr:`countdown_left` for the running number.
+    :attr:`visible` is what the table can see (a seat's "chosen" light, the
+    countdown starting, restarting or stopping, the collector opening or
+    closing): the caller compares it to tell whether to show anything anew.
     """
 
     def __init__(
         self,
-        on_reveal: Callable[[tuple[int, ...]], None],
         *,
         countdown: float = DEFAULT_COUNTDOWN,
         clock: Callable[[], float] = time.monotonic,
-        on_change: Callable[[], None] | None = None,
     ) -> None:
         if countdown < 0:
             raise ValueError(f"countdown must be 0 or more seconds, not {countdown!r}")
-        self._on_reveal = on_reveal
-        self._on_change = on_change
         self._clock = clock
         self.countdown = float(countdown)
         self._due: frozenset[int] = frozenset()
@@ -108,21 +104,17 @@ class ChoiceCollector:
         self._open = bool(due)
         self._held = False
         self._deadline = self._clock() + self.countdown if self._full else None
-        self._changed()
 
     def close(self) -> None:
         """No choice is due (a card is to be drawn, the round is over, an undo).
 
         Presses are ignored until the next :meth:`open`; the countdown stops.
         """
-        was = self._open or self._choices or self._deadline is not None
         self._open = False
         self._due = frozenset()
         self._choices = {}
         self._deadline = None
         self._held = False
-        if was:
-            self._changed()
 
     def hold(self) -> None:
         """Hold the reveal: the countdown stops until :meth:`release` (a question
@@ -130,7 +122,6 @@ class ChoiceCollector:
         if self._open and not self._held:
             self._held = True
             self._deadline = None
-            self._changed()
 
     def release(self) -> None:
         """The question is answered or withdrawn: the countdown starts again, in
@@ -138,7 +129,6 @@ class ChoiceCollector:
         if self._held:
             self._held = False
             self._deadline = self._clock() + self.countdown if self._full else None
-            self._changed()
 
     # --- what the seats do -------------------------------------------------
 
@@ -150,7 +140,8 @@ class ChoiceCollector:
         *changes* the choice while the countdown runs, the countdown restarts,
         so nobody is revealed with a choice they were still correcting.
         Pressing the same choice again changes nothing (a held or repeating key
-        must not keep the table waiting).
+        must not keep the table waiting). A reveal it makes due comes with the
+        next :meth:`tick` (at once with a countdown of 0).
         """
         if not self._open or seat not in self._due:
             return False
@@ -161,25 +152,27 @@ class ChoiceCollector:
         if self._full and not self._held:
             # Everyone has chosen: start the countdown, or restart it after a change.
             self._deadline = self._clock() + self.countdown
-        self._changed()
-        if self.countdown == 0:
-            self.tick()
         return True
 
-    def tick(self) -> bool:
-        """Reveal if the countdown has run out; True if it revealed now.
+    def tick(self) -> Reveal | None:
+        """The reveal, if the countdown has run out (the collector is then closed).
 
         Called periodically by the app (a few times a second is plenty; the
         reveal comes at most one tick period after the countdown ends).
         """
         if self._deadline is None or self._clock() < self._deadline:
-            return False
+            return None
         camp = tuple(sorted(s for s, c in self._choices.items() if c is Choice.CAMP))
         self.close()
-        self._on_reveal(camp)
-        return True
+        return Reveal(camp)
 
     # --- what the table may see ---------------------------------------------
+
+    @property
+    def visible(self) -> tuple[bool, frozenset[int], float | None, bool]:
+        """What the table can see, as one value: open, who has chosen, when the
+        countdown ends (None: it does not run), held. Never *what* was chosen."""
+        return (self._open, self.chosen, self._deadline, self._held)
 
     @property
     def _full(self) -> bool:
@@ -224,7 +217,3 @@ class ChoiceCollector:
         the seat has chosen. Seats not in the temple never light.
         """
         return self.chosen
-
-    def _changed(self) -> None:
-        if self._on_change is not None:
-            self._on_change()

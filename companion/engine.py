@@ -251,8 +251,9 @@ class State:
 
     @property
     def to_remove(self) -> str | None:
-        """The physical card to take out of the game now, if any."""
-        if isinstance(self.last, Bust):
+        """The physical card to take out of the game now, if any (none after the
+        last round: there is no next round's deck to take it out of)."""
+        if isinstance(self.last, Bust) and self.phase is Phase.ROUND_OVER:
             return self.last.removed
         return None
 

@@ -17,33 +17,47 @@ the real store and seat lights, the tests with fakes.
 
 from __future__ import annotations
 
-import json
 import logging
 import time
 from collections.abc import Callable, Iterable
+from typing import TypeVar
 
-from companion.cards import DEFAULT_EDITION, EDITIONS
 from companion.choices import DEFAULT_COUNTDOWN
 from companion.events import Start
 from companion.notices import CameraStatus, Failed, Level, Reason, Step
 from companion.players import Player
 from companion.ports import Clock, EventStore, SeatLights
+from companion.remembered import GameOption, Remembered, SettingKey, flag, recall, remember
 from companion.session import Session
 from companion.stats import Played
 from companion.table import Table
 
-__all__ = ["ABANDONED", "HIDDEN_TENTS", "LANGUAGE", "LAST_TABLE", "Games"]
+__all__ = ["ABANDONED", "HIDDEN_TENTS", "LANGUAGE", "LAST_TABLE", "Games", "best_effort"]
 
 _log = logging.getLogger(__name__)
 
-HIDDEN_TENTS = "hidden_tents"  # a per-game option kept in the data file
-LANGUAGE = "language"  # the set-up screen's choice, kept in the data file
-LAST_TABLE = "last_table"  # the names of the last table that played, in seat order
-ABANDONED = "abandoned"  # a per-game option: the table left it, do not offer it again
-SOUND_VOLUME = "sound_volume"  # the menu's choices, kept in the data file
-SOUND_MUTED = "sound_muted"
-ODDS = "odds"  # the odds panel shown ("1") or not
-DECK = "deck"  # the edition of the box the last game was played with
+# The stored names, as before (companion.remembered holds them all).
+HIDDEN_TENTS = GameOption.HIDDEN_TENTS
+ABANDONED = GameOption.ABANDONED
+LANGUAGE = SettingKey.LANGUAGE
+LAST_TABLE = SettingKey.LAST_TABLE
+SOUND_VOLUME = SettingKey.SOUND_VOLUME
+SOUND_MUTED = SettingKey.SOUND_MUTED
+ODDS = SettingKey.ODDS
+DECK = SettingKey.DECK
+
+T = TypeVar("T")
+
+
+def best_effort(doing: str, step: Callable[[], T], otherwise: T) -> T:
+    """``step()``, or ``otherwise`` when it fails (logged as ``doing``): for
+    what goes beside a game, which must never stop it (a setting that cannot
+    be read or kept, a list the screen can show empty)."""
+    try:
+        return step()
+    except Exception:
+        _log.exception(doing)
+        return otherwise
 
 
 class Games:
@@ -85,16 +99,16 @@ class Games:
         """
         table = Table.new(self.store, start, countdown=self.countdown, clock=self.clock)
         hidden = self.hidden_tents_default if hidden_tents is None else hidden_tents
-        # The game is stored already: what goes beside it must not undo that.
-        try:
-            self.store.set_option(table.game, HIDDEN_TENTS, "1" if hidden else "0")
+
+        def beside() -> None:
+            self.store.set_option(table.game, HIDDEN_TENTS, flag(hidden))
             # The seats' players, beside the log (which keeps the names as played).
             self.store.link_players(table.game, start.seats)
             # The next set-up offers the same table.
-            self.store.set_setting(LAST_TABLE, json.dumps(list(start.seats), ensure_ascii=False))
-            self.store.set_setting(DECK, start.deck)
-        except Exception:
-            _log.exception("remembering the game's options")
+            remember(self.store, last_table=start.seats, deck=start.deck)
+
+        # The game is stored already: what goes beside it must not undo that.
+        best_effort("remembering the game's options", beside, None)
         self._use(table)
         return table
 
@@ -107,14 +121,14 @@ class Games:
     def unfinished(self) -> int | None:
         """The latest game not yet over and not abandoned, to offer at start-up
         (None on any failure)."""
-        try:
+
+        def offered() -> int | None:
             game = self.store.unfinished()
-            if game is not None and self.store.option(game, ABANDONED) == "1":
+            if game is not None and self.store.option(game, ABANDONED) == flag(True):
                 return None
             return game
-        except Exception:
-            _log.exception("looking for an unfinished game")
-            return None
+
+        return best_effort("looking for an unfinished game", offered, None)
 
     def leave(self, *, abandon: bool = False) -> None:
         """The table leaves the current game (the menu's new game or abandon).
@@ -132,37 +146,40 @@ class Games:
         if table is None:
             return
         if abandon:
-            try:
-                self.store.set_option(table.game, ABANDONED, "1")
-            except Exception:
-                _log.exception("marking the game abandoned")
+            best_effort("marking the game abandoned",
+                        lambda: self.store.set_option(table.game, ABANDONED, flag(True)), None)
         if self._unlisten is not None:
             self._unlisten()
             self._unlisten = None
         table.close()
         self.table = None
-        if self.lights is not None:
-            try:
-                self.lights.set_leds(())
-            except Exception:
-                _log.exception("seat LEDs")
+        lights = self.lights
+        if lights is not None:
+            best_effort("seat LEDs", lambda: lights.set_leds(()), None)
+
+    def session(self, game: int) -> Session:
+        return self.store.session(game)
+
+    def hidden_tents(self, game: int) -> bool:
+        """Whether the table chose hidden tents for ``game`` (the default for a
+        game stored before the option was kept)."""
+        said = best_effort("reading the game's options",
+                           lambda: self.store.option(game, HIDDEN_TENTS), None)  # fmt: skip
+        return self.hidden_tents_default if said is None else said == flag(True)
+
+    # --- the device's remembered settings -----------------------------------------------
+
+    def remembered(self, doing: str) -> Remembered:
+        """The device's settings (the defaults on a failure, logged as ``doing``)."""
+        return best_effort(doing, lambda: recall(self.store), Remembered())
 
     def sound(self, volume: float, muted: bool) -> tuple[float, bool]:
         """The sound settings chosen in the menu, else the given defaults."""
-        try:
-            said_volume = self.store.setting(SOUND_VOLUME)
-            said_muted = self.store.setting(SOUND_MUTED)
-        except Exception:
-            _log.exception("reading the sound settings")
-            return volume, muted
-        try:
-            if said_volume is not None:
-                volume = min(1.0, max(0.0, float(said_volume)))
-        except ValueError:
-            pass
-        if said_muted in ("0", "1"):
-            muted = said_muted == "1"
-        return volume, muted
+        said = self.remembered("reading the sound settings")
+        return (
+            volume if said.volume is None else said.volume,
+            muted if said.muted is None else said.muted,
+        )
 
     def last_deck(self) -> str:
         """The edition of the box the last game used (the default before any).
@@ -173,56 +190,44 @@ class Games:
         >>> games.last_deck()
         '14-treasures'
         """
-        try:
-            said = self.store.setting(DECK)
-        except Exception:
-            _log.exception("reading the last deck")
-            return DEFAULT_EDITION
-        return said if said in EDITIONS else DEFAULT_EDITION
+        return self.remembered("reading the last deck").deck
 
     def odds_shown(self) -> bool:
         """Whether the table chose to see the odds of the next card (off until it does)."""
-        try:
-            return self.store.setting(ODDS) == "1"
-        except Exception:
-            _log.exception("reading the odds setting")
-            return False
+        return self.remembered("reading the odds setting").odds
 
     def remember_odds(self, shown: bool) -> None:
-        try:
-            self.store.set_setting(ODDS, "1" if shown else "0")
-        except Exception:
-            _log.exception("storing the odds setting")
+        best_effort("storing the odds setting", lambda: remember(self.store, odds=shown), None)
 
     def remember_sound(self, volume: float, muted: bool) -> None:
-        try:
-            self.store.set_setting(SOUND_VOLUME, f"{volume:.2f}")
-            self.store.set_setting(SOUND_MUTED, "1" if muted else "0")
-        except Exception:
-            _log.exception("storing the sound settings")
+        best_effort("storing the sound settings",
+                    lambda: remember(self.store, volume=volume, muted=muted), None)  # fmt: skip
 
-    def session(self, game: int) -> Session:
-        return self.store.session(game)
+    def chosen_language(self) -> str | None:
+        """The language last picked on the set-up screen, if any."""
+        return self.remembered("reading the chosen language").language
 
-    def hidden_tents(self, game: int) -> bool:
-        """Whether the table chose hidden tents for ``game`` (the default for a
-        game stored before the option was kept)."""
-        try:
-            said = self.store.option(game, HIDDEN_TENTS)
-        except Exception:
-            _log.exception("reading the game's options")
-            said = None
-        return self.hidden_tents_default if said is None else said == "1"
+    def remember_language(self, code: str) -> None:
+        # On a failure it is still used for this run.
+        best_effort("storing the chosen language",
+                    lambda: remember(self.store, language=code), None)  # fmt: skip
+
+    def last_table(self) -> tuple[str, ...]:
+        """The names of the last table that started a game (empty: none yet).
+
+        >>> from companion.memory import MemoryStore
+        >>> games = Games(MemoryStore())
+        >>> _ = games.new_game(Start(("Zofia", "Íñigo", "さくら", "Bo")))
+        >>> games.last_table()
+        ('Zofia', 'Íñigo', 'さくら', 'Bo')
+        """
+        return self.remembered("reading the last table").last_table
 
     # --- the group and its history ----------------------------------------------------
 
     def players(self) -> tuple[Player, ...]:
         """The remembered players, the most recently seated first (none on a failure)."""
-        try:
-            return tuple(self.store.players())
-        except Exception:
-            _log.exception("reading the players")
-            return ()
+        return best_effort("reading the players", lambda: tuple(self.store.players()), ())
 
     def rename_player(self, player: int, name: str) -> None:
         """Raises what the store raises (a name another player has)."""
@@ -234,64 +239,17 @@ class Games:
     def history(self, first: int = 0, count: int | None = None) -> tuple[Played, ...]:
         """Stored games, newest first: ``count`` (None: all) from the ``first``
         newest on (none on a failure)."""
-        try:
-            return tuple(self.store.history(first, count))
-        except Exception:
-            _log.exception("reading the history")
-            return ()
+        return best_effort("reading the history",
+                           lambda: tuple(self.store.history(first, count)), ())  # fmt: skip
 
     def game_count(self) -> int:
-        try:
-            return self.store.game_count()
-        except Exception:
-            _log.exception("counting the games")
-            return 0
+        return best_effort("counting the games", self.store.game_count, 0)
 
     def delete_game(self, game: int) -> None:
         """Forget a stored game (not the one at the table)."""
         if self.table is not None and self.table.game == game:
             raise ValueError("the game at the table cannot be deleted")
         self.store.delete_game(game)
-
-    # --- the device's remembered settings -----------------------------------------------
-
-    def chosen_language(self) -> str | None:
-        """The language last picked on the set-up screen, if any."""
-        try:
-            return self.store.setting(LANGUAGE)
-        except Exception:
-            _log.exception("reading the chosen language")
-            return None
-
-    def remember_language(self, code: str) -> None:
-        try:
-            self.store.set_setting(LANGUAGE, code)
-        except Exception:
-            _log.exception("storing the chosen language")  # still used for this run
-
-    def last_table(self) -> tuple[str, ...]:
-        """The names of the last table that started a game (empty: none yet).
-
-        >>> from companion.memory import MemoryStore
-        >>> games = Games(MemoryStore())
-        >>> _ = games.new_game(Start(("Zofia", "Íñigo", "さくら", "Bo")))
-        >>> games.last_table()
-        ('Zofia', 'Íñigo', 'さくら', 'Bo')
-        """
-        try:
-            said = self.store.setting(LAST_TABLE)
-        except Exception:
-            _log.exception("reading the last table")
-            return ()
-        if not said:
-            return ()
-        try:
-            names = json.loads(said)
-        except ValueError:
-            return ()
-        if not isinstance(names, list) or not all(isinstance(n, str) for n in names):
-            return ()
-        return tuple(names)
 
     # --- the camera's status ----------------------------------------------------------
 

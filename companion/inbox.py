@@ -45,6 +45,16 @@ class Inbox:
     def press(self, seat: int, choice: Choice) -> None:
         self._deliver(lambda t: t.press(seat, choice))
 
+    def press_if(self, seat: int, choice: Choice, still: Callable[[Table], bool]) -> None:
+        """A press that counts only if ``still(table)`` holds on the UI thread.
+
+        A phone's choice is sent for one turn; by the time it reaches the
+        table that turn may have been revealed and the next one opened, where
+        it must not count. The check runs where the table does, so nothing
+        comes in between.
+        """
+        self._deliver(lambda t: still(t) and t.press(seat, choice))
+
     def card(self, card_id: str) -> None:
         self._deliver(lambda t: t.scan(card_id))
 

@@ -21,6 +21,8 @@ __all__ = [
     "CameraStatus",
     "CannotCome",
     "CardHeld",
+    "ChooseAgain",
+    "Corrected",
     "DataFileSetAside",
     "Failed",
     "GameIsOver",
@@ -66,6 +68,7 @@ class Step(enum.Enum):
     SEAT_BUTTONS = "seat buttons"
     CAMERA = "camera"
     SCANNER = "scanner"
+    PHONES = "phones"  # the LAN pages' server
 
 
 @dataclass(frozen=True)
@@ -140,6 +143,28 @@ class Undone:
 
 
 @dataclass(frozen=True)
+class ChooseAgain:
+    """A game resumed while choices were due: presses made before the stop
+    were never stored (a choice stays secret until the reveal), so these
+    seats (their names) choose again."""
+
+    names: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Corrected:
+    """A correction was taken: path card ``pos`` (0-based) was ``was`` and is
+    ``now``; ``hands`` and ``tents`` are what it changed, (seat name, before,
+    after) for each seat whose hand or tent is not what it was."""
+
+    pos: int
+    was: str
+    now: str
+    hands: tuple[tuple[str, int, int], ...] = ()
+    tents: tuple[tuple[str, int, int], ...] = ()
+
+
+@dataclass(frozen=True)
 class UndoWouldDropChoices:
     """Undo was tapped while seats had already chosen: a second tap confirms."""
 
@@ -207,6 +232,8 @@ Reason = (
     | HeldDropped
     | NothingToUndo
     | Undone
+    | Corrected
+    | ChooseAgain
     | UndoWouldDropChoices
     | StepRefused
     | Failed
@@ -222,9 +249,10 @@ Reason = (
 class Notice:
     """One line for the status bar: what happened that the table should know.
 
-    A notice is about the moment it was said: it ends with the next step of
-    the game (``step`` counts the steps taken when it was said), unless it is
-    ``lasting``: a fact about the device (no camera, no GPIO) that stays true.
+    A notice is about the moment it was said: it ends with the next thing the
+    table does (``step`` counts the table's actions when it was said), unless
+    it is ``lasting``: a fact about the device (no camera, no GPIO) that stays
+    true.
     """
 
     reason: Reason

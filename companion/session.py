@@ -4,7 +4,10 @@ The state is always the replay of the log. Undo and correct are log-level:
 undo cancels the latest event not yet cancelled, correct rewrites the card
 of one draw of the round on show and replays what followed. Each accepted
 event keeps the moves it resolves to and the states they lead to, so undo
-is a pop and correct replays only the tail of its round.
+is a pop and correct replays only the tail of its round. An event is
+checked once (:meth:`Session.preview`, which runs the rules) and what the
+check made is what :meth:`Session.commit` takes: the engine runs once per
+event, also when the caller stores the event between the two.
 
 >>> from companion.events import Start, Draw, Reveal, Correct, Undo
 >>> s = Session.start(Start(("Ana", "Bo", "Cy")))
@@ -55,7 +58,7 @@ def _check_bots(start: Start) -> None:
         raise BadBots("every seat is a bot: a game needs at least one person")
 
 
-class NothingToUndo(RuleError):
+class NothingToUndoError(RuleError):
     """Undo with only the start of the game left."""
 
 
@@ -72,6 +75,25 @@ class _Frame:
     entry: Event  # the accepted event (never an undo)
     moves: tuple[Move, ...]  # the whole game so far, corrections applied
     states: tuple[State, ...]  # the state after each of those moves
+
+
+class StaleCheck(ValueError):
+    """A checked event committed after the session changed (checked against
+    another state than the one on show)."""
+
+
+@dataclass(frozen=True)
+class Checked:
+    """An event checked against the session, and the state it leads to.
+
+    :meth:`Session.commit` takes it as it was made, without running the rules
+    again; it holds only while the session is as it was when checked.
+    """
+
+    event: Event
+    state: State
+    _on: _Frame  # the frame on show when checked
+    _frame: _Frame | None  # the frame it adds (None: an undo, which drops one)
 
 
 def _play(state: State, move: Move) -> State:
@@ -157,30 +179,38 @@ class Session:
 
     def apply(self, event: Event) -> State:
         """Take one event; on error nothing changes and a RuleError says why."""
+        return self.commit(self.preview(event))
+
+    def preview(self, event: Event) -> Checked:
+        """``event`` checked, with the state it would lead to, without taking it
+        (raises like apply); :meth:`commit` takes it."""
         frame = self._frames[-1]
         match event:
             case Undo():
                 if len(self._frames) == 1:
-                    raise NothingToUndo("nothing to undo")
-                self._frames.pop()
+                    raise NothingToUndoError("nothing to undo")
+                return Checked(event, self._frames[-2].states[-1], frame, None)
             case Start():
                 raise NotFirst("start is only allowed on the first line")
             case Draw() | Reveal():
                 state = _play(frame.states[-1], event)
-                self._frames.append(
-                    _Frame(event, (*frame.moves, event), (*frame.states, state))
-                )
+                new = _Frame(event, (*frame.moves, event), (*frame.states, state))
             case Correct(pos, card):
                 moves, states = self._corrected(frame, pos, card)
-                self._frames.append(_Frame(event, moves, states))
-        self._log.append(event)
-        return self.state
+                new = _Frame(event, moves, states)
+        return Checked(event, new.states[-1], frame, new)
 
-    def preview(self, event: Event) -> State:
-        """The state ``event`` would lead to, without taking it (raises like apply)."""
-        trial = Session(self._frames[0])
-        trial._frames = list(self._frames)
-        return trial.apply(event)
+    def commit(self, checked: Checked) -> State:
+        """Take an event checked by :meth:`preview` on this session as it is now;
+        raises :class:`StaleCheck` (and changes nothing) if the session moved on."""
+        if checked._on is not self._frames[-1]:
+            raise StaleCheck(f"{checked.event!r} was checked against another state")
+        if checked._frame is None:
+            self._frames.pop()
+        else:
+            self._frames.append(checked._frame)
+        self._log.append(checked.event)
+        return self.state
 
     def _round_draws(self, frame: _Frame) -> list[int]:
         """Indexes in ``frame.moves`` of the draws of the round on show."""

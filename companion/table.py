@@ -4,7 +4,7 @@ Everything the table does reaches the game through one :class:`Table`: the
 scanner's cards, the seat buttons, the touchscreen's fixes. It holds the
 :class:`~companion.session.Session`, the store with
 the game's number, and the :class:`~companion.choices.ChoiceCollector` of the
-secret torch/camp choices. The store is any :class:`~companion.ports.EventStore`.
+secret torch/camp choices. The store is any :class:`~companion.ports.GameLog`.
 
 Why it exists as its own plain-Python object (no Kivy, no threads, an
 injected clock): this is the device's behaviour, and it must be testable
@@ -13,7 +13,7 @@ turn by turn with fake time and a real data file.
 Rules it keeps:
 
 - Every event is first checked (``Session.preview``), then stored durably
-  (``EventStore.append``), and only then applied and shown. A power cut never
+  (``GameLog.append``), and only then applied and shown. A power cut never
   loses what was on the screen, and a refused or unsaved event changes
   nothing.
 - The collector is open with ``state.due`` exactly while the state is in the
@@ -28,6 +28,9 @@ Rules it keeps:
 - Nothing raises to the caller: every refusal or adapter failure becomes a
   :class:`~companion.notices.Notice` for the status line, and is logged. A
   notice is a reason (a value), never a sentence: ``ui.words`` words it.
+- Listeners hear once per public call that changed what can be seen (a scan
+  that draws a card, a press, a reveal with the held card drawn after it),
+  never of the steps in between: the seat LEDs are set once per event.
 
 All methods must be called from one thread (the UI thread); adapters on
 other threads marshal their callbacks first.
@@ -48,15 +51,17 @@ True
 (5, 3)
 >>> table.scan("IG:T12"), table.notice.reason
 (False, NotACard(text='IG:T12'))
->>> table.scan("T5A"), table.notice is None  # a notice ends with the next step
+>>> table.scan("T5A"), table.notice is None  # a notice ends with the next action
 (True, True)
 """
 
 from __future__ import annotations
 
+import functools
 import logging
 import time
 from collections.abc import Callable
+from typing import Concatenate, ParamSpec, TypeVar
 
 from companion import bots
 from companion.cards import UnknownCard, card
@@ -67,6 +72,8 @@ from companion.notices import (
     CameraStatus,
     CannotCome,
     CardHeld,
+    ChooseAgain,
+    Corrected,
     Failed,
     GameIsOver,
     HeldDropped,
@@ -82,7 +89,7 @@ from companion.notices import (
     Undone,
     UndoWouldDropChoices,
 )
-from companion.ports import Clock, EventStore
+from companion.ports import Clock, GameLog
 from companion.session import Session
 
 __all__ = ["MAX_NOTICES", "Table"]
@@ -91,6 +98,25 @@ _log = logging.getLogger(__name__)
 
 MAX_NOTICES = 20
 Listener = Callable[["Table"], None]
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def _public(method: Callable[Concatenate[Table, P], R]) -> Callable[Concatenate[Table, P], R]:
+    """A call from outside: the listeners hear of it once, at its end, if it
+    changed anything they can see. Inside, the table calls only what is not
+    public, so a call is never heard of twice."""
+
+    @functools.wraps(method)
+    def call(self: Table, /, *args: P.args, **kwargs: P.kwargs) -> R:
+        before = self._seen()
+        try:
+            return method(self, *args, **kwargs)
+        finally:
+            if self._seen() != before:
+                self._notify()
+
+    return call
 
 
 class Table:
@@ -103,7 +129,7 @@ class Table:
 
     def __init__(
         self,
-        store: EventStore,
+        store: GameLog,
         game: int,
         session: Session,
         *,
@@ -119,18 +145,16 @@ class Table:
         self._held: str | None = None
         self._ending = False  # a round's end is on show: a card read now waits for it
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
-        self._quiet = 0  # >0 while a change is in progress: one notification at the end
-        self._revealed = False  # whether the latest countdown's reveal was taken
-        self._steps = 0  # steps taken since this table was built: notices end with one
+        self._said = 0  # notices said since this table was built
+        self._steps = 0  # steps taken since this table was built
+        self._actions = 0  # what the table did (a card, a press, an undo, a round's end)
         self._undo_armed: tuple[int, frozenset[int]] | None = None  # (step, chosen) warned of
         self.camera = CameraStatus.NO_CAMERA
         start = session.start_event
         self.bots: dict[int, str] = dict(start.bots)  # seat -> strategy
         # A bot's randomness comes from the game's set-up, so a game replays alike.
         self._bot_seed = "\x1f".join(start.seats)
-        self.collector = ChoiceCollector(
-            self._on_reveal, countdown=countdown, clock=clock, on_change=self._changed
-        )
+        self.collector = ChoiceCollector(countdown=countdown, clock=clock)
         self._sync_collector()
 
     # --- building ----------------------------------------------------------
@@ -138,7 +162,7 @@ class Table:
     @classmethod
     def new(
         cls,
-        store: EventStore,
+        store: GameLog,
         start: Start,
         *,
         countdown: float = DEFAULT_COUNTDOWN,
@@ -156,14 +180,24 @@ class Table:
     @classmethod
     def resume(
         cls,
-        store: EventStore,
+        store: GameLog,
         game: int,
         *,
         countdown: float = DEFAULT_COUNTDOWN,
         clock: Clock = time.monotonic,
     ) -> Table:
-        """The stored game ``game``, replayed; raises StoreError or LogError."""
-        return cls(store, game, store.session(game), countdown=countdown, clock=clock)
+        """The stored game ``game``, replayed; raises StoreError or LogError.
+
+        Presses are not stored, so a game resumed in the middle of a choice
+        says so: every seat due (a person, the bots have chosen again) chooses
+        again, rather than a waiting line that silently forgets who had.
+        """
+        table = cls(store, game, store.session(game), countdown=countdown, clock=clock)
+        state = table.state
+        people = [i for i in sorted(state.due) if i not in table.bots]
+        if state.phase is Phase.CHOOSE and people:
+            table.say(ChooseAgain(tuple(state.seats[i].name for i in people)))
+        return table
 
     # --- reading -------------------------------------------------------------
 
@@ -191,12 +225,12 @@ class Table:
     def notice(self) -> Notice | None:
         """The latest notice still current, for the status bar.
 
-        A notice ends when what it is about is over: with the next step of
-        the game ("Snakes waits until the choices are revealed" ends with the
-        reveal), unless it is a lasting fact about the device.
+        A notice ends with the next thing the table does (a card turned, a
+        seat's press, an undo, a correction, a reveal, a round's end, see
+        :meth:`moved_on`), unless it is a lasting fact about the device.
         """
         for notice in reversed(self._notices):
-            if notice.lasting or notice.step == self._steps:
+            if notice.lasting or notice.step == self._actions:
                 return notice
         return None
 
@@ -235,9 +269,12 @@ class Table:
 
         return stop
 
-    def _changed(self) -> None:
-        if self._quiet:
-            return
+    def _seen(self) -> tuple[object, ...]:
+        """What the listeners can see of the table, as one value to compare."""
+        return (len(self.session.log), self._said, self._actions, self._held, self._ending,
+                self.camera, self._undo_armed is not None, self.collector.visible)
+
+    def _notify(self) -> None:
         for listener in list(self._listeners):
             try:
                 listener(self)
@@ -245,24 +282,38 @@ class Table:
                 # A broken screen or LED must not stop the game itself.
                 _log.exception("table listener %r failed", listener)
 
+    @_public
     def say(self, reason: Reason, level: Level = "info", *, lasting: bool = False) -> None:
         """Add a notice for the status line (also used by adapters: "not a card").
 
-        ``lasting``: a fact about the device that does not end with the next step.
+        ``lasting``: a fact about the device that does not end with the next action.
         """
-        _log.log(logging.INFO if level == "info" else logging.WARNING, "%s", reason)
-        self._notices.append(Notice(reason, level, self._clock(), self._steps, lasting))
-        del self._notices[:-MAX_NOTICES]
-        self._changed()
+        self._say(reason, level, lasting=lasting)
 
+    def _say(self, reason: Reason, level: Level = "info", *, lasting: bool = False) -> None:
+        _log.log(logging.INFO if level == "info" else logging.WARNING, "%s", reason)
+        self._notices.append(Notice(reason, level, self._clock(), self._actions, lasting))
+        del self._notices[:-MAX_NOTICES]
+        self._said += 1
+
+    @_public
+    def moved_on(self) -> None:
+        """The table did something: what was said before it is over.
+
+        Every action of the table calls it (a card, a press, an undo, a
+        correction, a reveal, a round's end); the screen calls it for what
+        the core does not see (a change of language).
+        """
+        self._actions += 1
+
+    @_public
     def set_camera(self, status: CameraStatus) -> None:
         """What the camera is doing, for the status line."""
-        if status != self.camera:
-            self.camera = status
-            self._changed()
+        self.camera = status
 
     # --- cards -------------------------------------------------------------------
 
+    @_public
     def scan(self, card_id: str) -> bool:
         """A card the scanner reported (the tracker reports each placement once).
 
@@ -271,43 +322,45 @@ class Table:
         is still lying on the scan spot. Any other card that cannot come now
         gets a notice with the reason.
         """
-        cid = self._known(card_id)
-        if cid is None:
-            return False
         state = self.state
-        if cid == self._held:
-            return False
-        if state.phase in (Phase.DRAW, Phase.CHOOSE) and state.path and state.path[-1].card == cid:
-            return False
-        return self._take(cid)
+        on_show = state.path and state.phase in (Phase.DRAW, Phase.CHOOSE)
+        last = state.path[-1].card if on_show else None
+        if isinstance(card_id, str) and card_id.upper() in (self._held, last):
+            return False  # still lying on the scan spot: nothing happened
+        self._actions += 1
+        cid = self._known(card_id)
+        return cid is not None and self._take(cid)
 
+    @_public
     def enter_card(self, card_id: str) -> bool:
         """A card entered by hand (no camera, or the camera missed it)."""
+        self._actions += 1
         cid = self._known(card_id)
         return cid is not None and self._take(cid)
 
     def _take(self, cid: str) -> bool:
         state = self.state
         if state.phase is Phase.GAME_OVER:
-            self.say(GameIsOver(cid))
+            self._say(GameIsOver(cid))
             return False
         # While choices are due the next draw can be any card of the deck.
         possible = state.deck if state.phase is Phase.CHOOSE else state.possible_draws()
         if cid not in possible:
-            self.say(CannotCome(cid, why_unplayable(state, cid) or Unplayable.NOT_NOW), "warning")
+            self._say(CannotCome(cid, why_unplayable(state, cid) or Unplayable.NOT_NOW), "warning")
             return False
         if state.phase is Phase.CHOOSE:
             self._held = cid
-            self.say(CardHeld(cid))
+            self._say(CardHeld(cid))
             return True
         if self._ending:
             self._held = cid
-            self.say(HeldForSummary(cid))
+            self._say(HeldForSummary(cid))
             return True
         return self._accept(Draw(cid))
 
     # --- a round's end ---------------------------------------------------------------
 
+    @_public
     def show_round_end(self) -> None:
         """The round's end is on show (its bust, then its summary).
 
@@ -318,22 +371,22 @@ class Table:
         """
         if self.state.phase is Phase.ROUND_OVER and not self._ending:
             self._ending = True
-            self._changed()
+            self._actions += 1
 
+    @_public
     def round_end_seen(self) -> bool:
         """The round's summary has been seen: a card that waited for it is drawn
         now. True if one was."""
         if not self._ending:
             return False
         self._ending = False
+        self._actions += 1
         held, self._held = self._held, None
-        if held is None:
-            self._changed()
-            return False
-        return self._accept(Draw(held))
+        return held is not None and self._accept(Draw(held))
 
     # --- choices -------------------------------------------------------------------
 
+    @_public
     def press(self, seat: int, choice: Choice) -> bool:
         """A seat pressed torch or camp; False if no choice of that seat is due.
 
@@ -341,63 +394,60 @@ class Table:
         """
         if seat in self.bots:
             return False
-        self._quiet += 1
+        seen = self.collector.visible
         try:
             taken = self.collector.press(seat, choice)
             if taken:
                 self._withdraw_question()  # a seat's button: the table goes on
-        except Exception as e:  # the reveal runs inside press when the countdown is 0
+            if self.collector.visible != seen:  # the same choice again is no action
+                self._actions += 1
+            if taken and self.collector.countdown == 0:
+                self._reveal(self.collector.tick())  # no countdown: the last press reveals
+        except Exception as e:
             taken = False
             self._failed(Step.PRESS, e)
-        finally:
-            self._quiet -= 1
-        if taken:
-            self._changed()
         return taken
 
+    @_public
     def tick(self) -> bool:
         """Drive the countdown (call a few times a second); True if it revealed now.
 
         Listeners hear of a reveal once, after the held card (if any) is drawn
         too, so the screen never shows the step in between.
         """
-        self._quiet += 1
-        self._revealed = False
         try:
-            ticked = self.collector.tick()
+            return self._reveal(self.collector.tick())
         except Exception as e:
-            ticked = False
             self._failed(Step.REVEAL, e)
-        finally:
-            self._quiet -= 1
-        if ticked:
-            self._changed()
-        return self._revealed
+            return False
 
-    def _on_reveal(self, camp: tuple[int, ...]) -> None:
-        self._quiet += 1
-        try:
-            revealed = self._revealed = self._accept(Reveal(camp))
-            held = self._held if revealed else None
-            if held is not None:
-                self._held = None
-                if self.state.phase is Phase.DRAW:
-                    self._accept(Draw(held))
-                else:
-                    self.say(HeldReturned(held))
-        finally:
-            self._quiet -= 1
+    def _reveal(self, reveal: Reveal | None) -> bool:
+        """Take the collector's reveal, then the card held for it; True if taken."""
+        if reveal is None:
+            return False
+        self._actions += 1
+        revealed = self._accept(reveal)
+        held = self._held if revealed else None
+        if held is not None:
+            self._held = None
+            if self.state.phase is Phase.DRAW:
+                self._accept(Draw(held))
+            else:
+                self._say(HeldReturned(held))
+        return revealed
 
     # --- fixes ---------------------------------------------------------------------
 
+    @_public
     def undo(self) -> bool:
         """Take back the latest step (a held card is dropped first)."""
+        self._actions += 1
         if self._held is not None:
             held, self._held = self._held, None
-            self.say(HeldDropped(held))
+            self._say(HeldDropped(held))
             return True
         if not self.session.can_undo:
-            self.say(NothingToUndo())
+            self._say(NothingToUndo())
             return False
         undone = self.session.effective[-1]
         assert isinstance(undone, Draw | Reveal | Correct)
@@ -407,18 +457,14 @@ class Table:
             # would go, a second tap (with nothing changed) confirms. The
             # question holds the reveal until it is answered or withdrawn.
             self._undo_armed = (self._steps, chosen)
-            self._quiet += 1
-            try:
-                self.collector.hold()
-            finally:
-                self._quiet -= 1
-            self.say(UndoWouldDropChoices(len(chosen), undone), "warning")
+            self.collector.hold()
+            self._say(UndoWouldDropChoices(len(chosen), undone), "warning")
             return False
         self._undo_armed = None
         if not self._accept(Undo()):
             self.collector.release()
             return False
-        self.say(Undone(undone, len(chosen)))
+        self._say(Undone(undone, len(chosen)))
         return True
 
     @property
@@ -430,29 +476,48 @@ class Table:
         if self._undo_armed is not None:
             self._undo_armed = None
             self.collector.release()
-            self._steps += 1  # the question's notice ends with it
 
+    @_public
     def correct(self, pos: int, card_id: str) -> bool:
-        """The card at path position ``pos`` is really ``card_id``."""
+        """The card at path position ``pos`` is really ``card_id``; the notice
+        says what it changed (the card, and each hand and tent it moved)."""
+        self._actions += 1
         cid = self._known(card_id)
-        return cid is not None and self._accept(Correct(pos, cid))
+        before = self.state
+        if cid is None or not self._accept(Correct(pos, cid)):
+            return False
+        after = self.state
+        pairs = list(zip(before.seats, after.seats, strict=True))
+        self._say(
+            Corrected(
+                pos,
+                before.path[pos].card,
+                cid,
+                tuple((b.name, a.hand, b.hand) for a, b in pairs if a.hand != b.hand),
+                tuple((b.name, a.banked, b.banked) for a, b in pairs if a.banked != b.banked),
+            )
+        )
+        return True
 
     def _known(self, card_id: str) -> str | None:
         """The card's id in upper case, or None (and a notice) if it is no card."""
         try:
             return card(card_id).id
         except UnknownCard:
-            self.say(NotACard(card_id), "warning")
+            self._say(NotACard(card_id), "warning")
             return None
 
     # --- the one way an event gets in ----------------------------------------------------
 
     def _accept(self, event: Event) -> bool:
-        """Check, store, apply, show. False (and a notice) if refused or not saved."""
+        """Check, store, apply. False (and a notice) if refused or not saved.
+
+        The rules run once: what the check made is what is applied.
+        """
         try:
-            self.session.preview(event)
+            checked = self.session.preview(event)
         except RuleError as e:
-            self.say(StepRefused(type(e).__name__, str(e)), "warning")
+            self._say(StepRefused(type(e).__name__, str(e)), "warning")
             return False
         except Exception as e:
             self._failed(Step.CHECK, e)
@@ -471,18 +536,17 @@ class Table:
             else:
                 self._sync_collector()
             return False
-        self.session.apply(event)
+        self.session.commit(checked)
         self._steps += 1
         self._withdraw_question()  # the step the question was about is past
         if self.state.phase is not Phase.ROUND_OVER:
             self._ending = False
         self._sync_collector()
-        self._changed()
         return True
 
     def _failed(self, step: Step, error: Exception) -> None:
         _log.error("%s failed", step.value, exc_info=error)
-        self.say(Failed(step, str(error)), "error")
+        self._say(Failed(step, str(error)), "error")
 
     def _sync_collector(self) -> None:
         """Open the collector for the turn on show, or close it.

@@ -45,6 +45,7 @@ COMMANDS: dict[str, str] = {
     "export": "game",
     "review": "review",
     "stats": "history",
+    "recover": "recover",
     "run": "app",
     "demo": "app",
     "scan": "vision",

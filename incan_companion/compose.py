@@ -42,29 +42,33 @@ from companion.notices import (
     Reason,
     Step,
 )
-from companion.ports import Clock, Post, SeatLights, direct
+from companion.ports import CardFeed, CardSink, Clock, Post, SeatLights, SeatPress, direct
 from incan_companion.config import Config
-from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS
+from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS, CameraChoice, SeatInput
 from storage import Store, open_or_set_aside
 from ui.controls import Controls
+from vision import SourceKind
 
 if TYPE_CHECKING:
     from hardware.fake import MockSeats
     from hardware.keyboard import KeyboardSeats
     from vision.scanner import FrameStepper, Scanner
     from vision.sources import FrameSource, VirtualTable
+    from web.phones import Phones
 
-__all__ = ["CAMERA_CHOICES", "SEAT_INPUTS", "Camera", "Device", "Seats", "build"]
+__all__ = ["CAMERA_CHOICES", "PHONES_ON", "SEAT_INPUTS", "Camera", "Device", "Seats", "build"]
 
 _log = logging.getLogger(__name__)
 
+#: The table's choice in the Phones window, kept in the data file like the odds'.
+PHONES_ON = "phones"
 
 
 @dataclass
 class Seats:
     """The seat buttons as built: ``kind`` is gpio, keyboard or mock."""
 
-    kind: str = "keyboard"
+    kind: SeatInput = SeatInput.KEYBOARD
     lights: SeatLights | None = None
     mock: MockSeats | None = None
     keyboard: KeyboardSeats | None = None
@@ -72,9 +76,10 @@ class Seats:
 
 @dataclass
 class Camera:
-    """The card camera as built: ``kind`` is the source's name, or none."""
+    """The card camera as built: ``kind`` is the source's name (a
+    :class:`~vision.SourceKind` for ours), or none."""
 
-    kind: str = "none"
+    kind: str = SourceKind.NONE
     source: FrameSource | None = None
     virtual: VirtualTable | None = None
     scanner: Scanner | None = None  # on its own thread
@@ -85,8 +90,8 @@ class Camera:
     rest_at: float | None = None
     frames: int = 0  # frames the stepped virtual table has rendered
     #: The camera choice put off until :meth:`Device.start_camera` (build's
-    #: ``camera_later``); empty once started, or when nothing was put off.
-    later: str = ""
+    #: ``camera_later``); None once started, or when nothing was put off.
+    later: CameraChoice | None = None
 
 
 @dataclass
@@ -101,6 +106,10 @@ class Device:
     camera: Camera = field(default_factory=Camera)
     rng: random.Random = field(default_factory=random.Random)
     seed: int = 0
+    #: The phones' pages (None: not built, as in the demo).
+    phones: Phones | None = None
+    #: Whether the phones' server starts with the camera, after the first screen.
+    phones_later: bool = False
 
     def controls(self) -> Controls:
         """What the screens drive besides the game.
@@ -109,22 +118,26 @@ class Device:
         likely be (the chosen kind); :meth:`start_camera` gives the real ones.
         """
         camera = self.camera
-        virtual = camera.virtual is not None or camera.later == "virtual"
+        virtual = camera.virtual is not None or camera.later is CameraChoice.VIRTUAL
         return Controls(
             key=self.key,
             turn_card=self.turn_virtual_card if virtual else None,
             step_camera=self.step_camera if camera.stepper is not None else None,
-            camera=camera.source is not None or camera.later not in ("", "none"),
+            camera=camera.source is not None or camera.later not in (None, CameraChoice.NONE),
             close=self.close,
-            start=self.start_camera if camera.later else None,
+            start=self.start_camera if camera.later is not None or self.phones_later else None,
+            phones=self.phones,
         )
 
     def start_camera(self) -> Controls:
         """Build the camera that :func:`build` put off (``camera_later``), on the
         UI thread; its notices (no camera found, say) go to the table as the
         start-up's do. The controls that follow from it."""
-        choice, self.camera.later = self.camera.later, ""
-        if choice:
+        choice, self.camera.later = self.camera.later, None
+        if self.phones_later and self.phones is not None:
+            self.phones_later = False
+            self.phones.turn_on()
+        if choice is not None:
             startup: list[tuple[Reason, Level]] = []
             self.camera = _build_camera(self, choice, startup, seed=self.seed, threaded=True)
             self.games.startup += tuple(startup)
@@ -171,9 +184,11 @@ class Device:
             return []
 
     def close(self) -> None:
-        """Stop the scanner and camera, switch the LEDs off, close the data file."""
+        """Close the phones' connections, stop the scanner and camera, switch the
+        LEDs off, close the data file."""
         camera, seats = self.camera, self.seats
         stops = [
+            ("phones' server", self.phones.close if self.phones is not None else None),
             ("scanner", camera.scanner.stop if camera.scanner is not None else None),
             ("camera", camera.source.stop if camera.source is not None else None),
             ("seat panel", seats.lights.close if seats.lights is not None else None),
@@ -202,14 +217,16 @@ def build(
     *,
     post: Post = direct,
     clock: Clock = time.monotonic,
-    seat_input: str = "auto",
-    camera: str = "config",
+    seat_input: SeatInput | str = SeatInput.AUTO,
+    camera: CameraChoice | str = CameraChoice.CONFIG,
     data_file: Path | None = None,
     set_aside: bool = True,
     seed: int = 0,
     threaded: bool = True,
     camera_later: bool = False,
     opened: tuple[Store, DataFileSetAside | None] | None = None,
+    phones: bool = False,
+    web: tuple[tuple[str, ...], int] | None = None,
 ) -> Device:
     """A device with its adapters built and started.
 
@@ -225,11 +242,16 @@ def build(
     second to load, which the app spends after its first screen is drawn.
     ``opened``: the data file already opened by :func:`open_or_set_aside`
     (the app does it while Kivy starts).
+    ``phones``: build the phones' pages (the app; off until the table turns
+    them on, or ``web`` is given: then on at the start, on those addresses
+    and that port instead of the config's). They start with the camera,
+    after the first screen.
     """
     if seat_input not in SEAT_INPUTS:
         raise ValueError(f"unknown seat input {seat_input!r} (one of {', '.join(SEAT_INPUTS)})")
     if camera not in CAMERA_CHOICES:
         raise ValueError(f"unknown camera {camera!r} (one of {', '.join(CAMERA_CHOICES)})")
+    seat_input, camera = SeatInput(seat_input), CameraChoice(camera)
     path = data_file if data_file is not None else config.data_file
     startup: list[tuple[Reason, Level]] = []
     if opened is not None:
@@ -247,8 +269,8 @@ def build(
     device = Device(config, store, games, Inbox(games, post), seed=seed)
     try:
         device.seats = _build_seats(device, seat_input, startup)
-        kind = config.camera.source if camera == "config" else camera
-        if camera_later and threaded and kind != "none":
+        kind = config.camera.source if camera is CameraChoice.CONFIG else camera
+        if camera_later and threaded and kind != SourceKind.NONE:
             device.camera = Camera(status=CameraStatus.STARTING, later=camera)
             games.camera = CameraStatus.STARTING
         else:
@@ -259,7 +281,38 @@ def build(
         raise
     games.lights = device.seats.lights
     games.startup = tuple(startup)
+    if phones or web is not None:
+        device.phones = _build_phones(device, web)
+        device.phones_later = web is not None or _phones_were_on(store)
     return device
+
+
+def _phones_were_on(store: Store) -> bool:
+    try:
+        return store.setting(PHONES_ON) == "1"
+    except Exception:
+        _log.exception("reading the phones setting")
+        return False
+
+
+def _build_phones(device: Device, web: tuple[tuple[str, ...], int] | None) -> Phones:
+    """The phones' pages, wired to the inbox like the seat buttons (not started)."""
+    from ui import i18n
+    from web.phones import Phones
+
+    games, store = device.games, device.store
+    addresses, port = web if web is not None else (device.config.web.addresses,
+                                                    device.config.web.port)
+
+    def remember(on: bool) -> None:
+        try:
+            store.set_setting(PHONES_ON, "1" if on else "0")
+        except Exception:
+            _log.exception("storing the phones setting")
+
+    return Phones(device.inbox, device.inbox.post, addresses=addresses, port=port,
+                  language=i18n.language, hidden_tents=games.hidden_tents,
+                  odds=games.odds_shown, remember=remember)
 
 
 def _timed_render(camera: Camera, virtual: VirtualTable) -> Callable[[], Any]:
@@ -275,8 +328,11 @@ def _timed_render(camera: Camera, virtual: VirtualTable) -> Callable[[], Any]:
     return render
 
 
-def _build_seats(device: Device, seat_input: str, startup: list[tuple[Reason, Level]]) -> Seats:
-    config, inbox = device.config, device.inbox
+def _build_seats(
+    device: Device, seat_input: SeatInput, startup: list[tuple[Reason, Level]]
+) -> Seats:
+    config = device.config
+    press: SeatPress = device.inbox.press
     debounce_s = config.debounce_ms / 1000.0
 
     def keyboard() -> Seats:
@@ -286,16 +342,16 @@ def _build_seats(device: Device, seat_input: str, startup: list[tuple[Reason, Le
             table = device.games.table
             return 0 if table is None else len(table.state.seats)
 
-        return Seats("keyboard", keyboard=KeyboardSeats(inbox.press, seats))
+        return Seats(SeatInput.KEYBOARD, keyboard=KeyboardSeats(press, seats))
 
-    if seat_input == "keyboard":
+    if seat_input is SeatInput.KEYBOARD:
         return keyboard()
-    if seat_input == "mock":
+    if seat_input is SeatInput.MOCK:
         from hardware.fake import MockSeats
 
-        mock = MockSeats(config.pins, on_press=inbox.press, clock=device.games.clock,
+        mock = MockSeats(config.pins, on_press=press, clock=device.games.clock,
                          debounce_s=debounce_s)
-        return Seats("mock", lights=mock, mock=mock)
+        return Seats(SeatInput.MOCK, lights=mock, mock=mock)
     from hardware.gpio import NoGPIO, pin_factory_or_none
 
     try:
@@ -304,34 +360,34 @@ def _build_seats(device: Device, seat_input: str, startup: list[tuple[Reason, Le
         startup.append((NoGpio(str(e)), "warning"))
         return keyboard()
     if factory is None:
-        if seat_input == "gpio":
+        if seat_input is SeatInput.GPIO:
             startup.append((NoGpio(), "warning"))
         return keyboard()
     try:
         from hardware.panel import SeatPanel
 
-        panel = SeatPanel(config.pins, on_press=inbox.press, pin_factory=factory,
+        panel = SeatPanel(config.pins, on_press=press, pin_factory=factory,
                           clock=device.games.clock, debounce_s=debounce_s)
     except Exception as e:
         _log.exception("seat panel")
         startup.append((Failed(Step.SEAT_BUTTONS, str(e)), "warning"))
         return keyboard()
-    return Seats("gpio", lights=panel)
+    return Seats(SeatInput.GPIO, lights=panel)
 
 
 def _build_camera(
-    device: Device, choice: str, startup: list[tuple[Reason, Level]], *, seed: int,
+    device: Device, choice: CameraChoice, startup: list[tuple[Reason, Level]], *, seed: int,
     threaded: bool
 ) -> Camera:
     cfg = device.config.camera
-    kind = cfg.source if choice == "config" else choice
-    if kind == "none":
+    kind = SourceKind(cfg.source if choice is CameraChoice.CONFIG else choice)
+    if kind is SourceKind.NONE:
         return Camera()
     try:
         from vision.sources import VirtualTable, open_source
 
         source: FrameSource
-        if kind == "virtual" or not threaded:
+        if kind is SourceKind.VIRTUAL or not threaded:
             source = VirtualTable(seed, fps=15.0 if threaded else None)
         else:
             from hardware.gpio import is_raspberry_pi
@@ -344,7 +400,7 @@ def _build_camera(
         _log.exception("camera")
         startup.append((Failed(Step.CAMERA, str(e)), "warning"))
         return Camera()
-    if source.name == "none":
+    if source.name == SourceKind.NONE:
         startup.append((NoCameraFound(), "warning"))
         return Camera()
     virtual = source if isinstance(source, VirtualTable) else None
@@ -354,16 +410,17 @@ def _build_camera(
     )
     # Said before the scanner thread can report "ok", never after it.
     device.games.camera = camera.status
-    inbox = device.inbox
+    sink: CardSink = device.inbox
     try:
         from vision.scanner import FrameStepper, Scanner
 
         # The virtual table's status stays "virtual": the scanner's "ok"
         # would hide that the cards are rendered ones.
-        on_status = None if virtual is not None else inbox.camera
-        scanner = Scanner(source, inbox.card, inbox.notice, on_status)
+        on_status = None if virtual is not None else sink.camera
+        scanner = Scanner(source, sink.card, sink.notice, on_status)
         if threaded:
-            scanner.start()  # starts the source too
+            feed: CardFeed = scanner
+            feed.start()  # starts the source too
             camera.scanner = scanner
         else:
             assert virtual is not None  # a stepped camera is always the virtual table

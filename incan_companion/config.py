@@ -28,10 +28,15 @@ them: :class:`ConfigError` names the file and the key that is wrong.
 
     [data]
     file = "~/.local/share/incan-companion/games.sqlite"
+
+    [web]                   # the phones' pages (off until the table turns them on)
+    addresses = ["lan"]     # "lan": this device's address on the local network; or IPs
+    port = 8080
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import stat
 import tomllib
@@ -80,6 +85,36 @@ class CameraConfig:
     height: int = 480
 
 
+#: The address the phones' pages are served on by default: the LAN's.
+LAN = "lan"
+DEFAULT_WEB_PORT = 8080
+
+
+@dataclass(frozen=True)
+class WebConfig:
+    """Where the phones' pages are served: ``lan`` (this device's address on the
+    local network) or IP addresses, and one port."""
+
+    addresses: tuple[str, ...] = (LAN,)
+    port: int = DEFAULT_WEB_PORT
+
+
+def web_address(text: str) -> str:
+    """``lan`` or an IP address, as written; raises ValueError otherwise.
+
+    >>> web_address("192.168.1.20"), web_address("lan"), web_address("::1")
+    ('192.168.1.20', 'lan', '::1')
+    """
+    if text == LAN:
+        return text
+    address = ipaddress.ip_address(text)
+    if address.is_unspecified or address.is_multicast:
+        # A phone must be able to reach the address in its link, and the
+        # server answers only requests that name one of its own addresses.
+        raise ValueError(f"{text} is no address a phone can reach")
+    return str(address)
+
+
 @dataclass(frozen=True)
 class Config:
     seats: int = DEFAULT_SEATS
@@ -93,6 +128,7 @@ class Config:
     camera: CameraConfig = field(default_factory=CameraConfig)
     pins: tuple[SeatPins, ...] = DEFAULT_PINS
     data_file: Path = field(default_factory=default_data_file)
+    web: WebConfig = field(default_factory=WebConfig)
     path: Path | None = None  # the file it came from, if any
 
 
@@ -103,6 +139,7 @@ _KNOWN: dict[str, set[str]] = {
     "camera": {"source", "device", "width", "height"},
     "pins": {f"seat{n}" for n in range(1, MAX_SEATS + 1)},
     "data": {"file"},
+    "web": {"addresses", "port"},
 }
 
 
@@ -176,6 +213,7 @@ def parse(text: str, where: str = "config") -> Config:
             height=r.integer("camera", "height", 480, 120, 3072),
         ),
         pins=_pins(r),
+        web=_web(r),
     )
     data = table.get("data", {}).get("file")
     if data is not None:
@@ -211,6 +249,23 @@ def _pins(r: _Reader) -> tuple[SeatPins, ...]:
         n, gpio, part, earlier = twice
         raise r.fail(f"[pins] seat{n}", f"GPIO {gpio} ({part}) is already used by {earlier}")
     return tuple(pins)
+
+
+def _web(r: _Reader) -> WebConfig:
+    given = r.table.get("web", {}).get("addresses", [LAN])
+    if not isinstance(given, list) or not given or not all(isinstance(a, str) for a in given):
+        raise r.fail("[web] addresses", 'must be a list of IP addresses or "lan"')
+    addresses = []
+    for text in given:
+        try:
+            addresses.append(web_address(text))
+        except ValueError:
+            said = f'{text!r} is neither an IP address a phone can reach nor "lan"'
+            raise r.fail("[web] addresses", said) from None
+    if len(set(addresses)) != len(addresses):
+        raise r.fail("[web] addresses", "an address is given twice")
+    port = r.integer("web", "port", DEFAULT_WEB_PORT, 1, 65535)
+    return WebConfig(tuple(addresses), port)
 
 
 def load(path: Path | None = None) -> Config:

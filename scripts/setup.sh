@@ -13,11 +13,12 @@ cd "$(dirname "$0")/.."
 APT_PACKAGES=(libzbar0 libmtdev1 libgl1 libegl1 libgles2 poppler-utils fonts-migmix)
 # --test adds what only the tests use: shellcheck (the shell scripts) and GNU
 # gettext (msgfmt checks the catalogues as translators' tools will), systemd
-# (systemd-analyze checks the unit and scores its hardening offline).
+# (systemd-analyze checks the unit and scores its hardening offline),
+# chromium and chromium-driver (the phones' pages in a real headless browser).
 testing=0
 if [ "${1:-}" = "--test" ]; then
     testing=1
-    APT_PACKAGES+=(shellcheck gettext systemd)
+    APT_PACKAGES+=(shellcheck gettext systemd chromium chromium-driver)
 fi
 PYTHON=${PYTHON:-python3}
 if ! "$PYTHON" -c 'import ensurepip' 2>/dev/null; then
@@ -114,7 +115,7 @@ fi
 # Bytecode for our own packages, as pip writes it on the device's install:
 # an editable install leaves it to the first run, which never comes where
 # PYTHONDONTWRITEBYTECODE is set, and every command would compile its modules.
-.venv/bin/python -m compileall -q companion hardware incan_companion storage ui vision >/dev/null
+.venv/bin/python -m compileall -q companion hardware incan_companion storage ui vision web >/dev/null
 
 # --test, off the Pi: a second environment, .venv/pi, with the Pi's versions of
 # what the typing is checked against (deploy/constraints-pi.txt: OpenCV 4.11,

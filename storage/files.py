@@ -19,8 +19,9 @@ __all__ = [
 ]
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
-#: The files SQLite keeps beside a data file in WAL mode; they go where it goes.
-COMPANIONS = ("", "-wal", "-shm")
+#: The files SQLite keeps beside a data file in WAL mode, and the log's tail
+#: (storage/chain.py); they go where it goes.
+COMPANIONS = ("", "-wal", "-shm", ".tail")
 
 
 def is_sqlite(path: Path) -> bool:
@@ -109,19 +110,19 @@ def set_aside(path: Path, when: datetime, problem: str) -> Path:
     aside = _free_name(path.with_name(f"{path.name}.bad-{when.astimezone():%Y%m%d-%H%M%S}"))
     try:
         try:
-            for suffix in ("-wal", "-shm", ""):
+            for suffix in ("-wal", "-shm", ".tail", ""):
                 extra = Path(f"{path}{suffix}")
                 if extra.exists():
                     os.link(extra, f"{aside}{suffix}")
         except OSError as e:
             if e.errno not in _NO_LINKS:
                 raise
-            for suffix in ("-wal", "-shm", ""):
+            for suffix in ("-wal", "-shm", ".tail", ""):
                 extra = Path(f"{path}{suffix}")
                 if extra.exists():
                     os.replace(extra, f"{aside}{suffix}")
             return aside
-        for suffix in ("-wal", "-shm"):
+        for suffix in ("-wal", "-shm", ".tail"):
             with contextlib.suppress(FileNotFoundError):
                 os.unlink(f"{path}{suffix}")
     except OSError as e:

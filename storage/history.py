@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from companion.ports import NoSuchGameError
 from companion.session import LogError, Session
 from companion.stats import GameSummary, Kept, Played, latest_unfinished, summarize
+from storage import chain
 from storage.db import sqlite_errors
 from storage.log import LogTables
 
@@ -180,4 +181,9 @@ class HistoryTables(LogTables):
             if self._version >= 2:
                 self._db.execute("DELETE FROM seats WHERE game = ?", (game,))
                 self._db.execute("DELETE FROM summaries WHERE game = ?", (game,))
+            if self._version >= 3:
+                self._db.execute("DELETE FROM chain WHERE game = ?", (game,))
             self._db.execute("DELETE FROM games WHERE id = ?", (game,))
+        tail = chain.read_tail(self.path)
+        if tail is not None and tail.game == game:
+            chain.forget_tail(self.path)  # the last game stored is gone, with its end

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from companion.events import BadEvent, Event, Start, from_line, to_line
 from companion.ports import NoSuchGameError
 from companion.session import LogError, Session
+from storage import chain
 from storage.db import Tables, sqlite_errors
 
 __all__ = ["GameInfo", "LogTables"]
@@ -31,18 +32,21 @@ class LogTables(Tables):
     def new_game(self, start: Start) -> int:
         """A new game whose first event is ``start``; returns its number."""
         now = self._now()
+        line = to_line(start)
         with self._transaction():
             cur = self._db.execute("INSERT INTO games (created) VALUES (?)", (now,))
             game = cur.lastrowid
             assert game is not None
-            self._db.execute(
-                "INSERT INTO events VALUES (?, 0, ?, ?)", (game, to_line(start), now)
-            )
+            self._db.execute("INSERT INTO events VALUES (?, 0, ?, ?)", (game, line, now))
+            digest = chain.next_hash(chain.first_hash(game), line.encode())
+            self._chain(game, 0, digest)
+        self._tail(game, 0, digest)
         return game
 
     @sqlite_errors
     def append(self, game: int, event: Event) -> None:
         """Store one accepted event durably (committed and synced on return)."""
+        line = to_line(event)
         with self._transaction():
             seq = self._db.execute(
                 "SELECT COALESCE(MAX(seq) + 1, 0) FROM events WHERE game = ?", (game,)
@@ -50,8 +54,28 @@ class LogTables(Tables):
             if seq == 0:
                 raise NoSuchGameError(f"there is no game {game}")
             self._db.execute(
-                "INSERT INTO events VALUES (?, ?, ?, ?)", (game, seq, to_line(event), self._now())
+                "INSERT INTO events VALUES (?, ?, ?, ?)", (game, seq, line, self._now())
             )
+            digest = chain.next_hash(self._last_hash(game, seq - 1), line.encode())
+            self._chain(game, seq, digest)
+        self._tail(game, seq, digest)
+
+    def _last_hash(self, game: int, seq: int) -> bytes:
+        row = self._db.execute(
+            "SELECT hash FROM chain WHERE game = ? AND seq = ?", (game, seq)
+        ).fetchone()
+        if row is None:  # an old file's game read before its chain was made: start one
+            return chain.first_hash(game)
+        return bytes(row[0])
+
+    def _chain(self, game: int, seq: int, digest: bytes) -> None:
+        if self._version >= 3:
+            self._db.execute("INSERT INTO chain VALUES (?, ?, ?)", (game, seq, digest))
+
+    def _tail(self, game: int, seq: int, digest: bytes) -> None:
+        """After the commit: the last event acknowledged, written down outside SQLite."""
+        if self._version >= 3:
+            chain.write_tail(self.path, chain.Tail(game, seq, digest))
 
     @sqlite_errors
     def games(self) -> list[GameInfo]:
@@ -91,7 +115,23 @@ class LogTables(Tables):
                 raise LogError(i, "the stored line is not UTF-8 text") from None
             except BadEvent as e:
                 raise LogError(i, str(e)) from None
+        self._prove(game, len(rows))
         return out
+
+    def _prove(self, game: int, held: int) -> None:
+        """LogError unless the game's stored events are the ones written, all of
+        them: its hash chain holds, and the last event acknowledged (the tail beside
+        the file) is there. A game that fails is never replayed as a shorter one."""
+        if self._version < 3:
+            return
+        breaks = chain.verify(chain.chained_rows(self._db, game))
+        if breaks:
+            raise LogError(breaks[0].seq, f"{breaks[0]}: the stored log is not whole")
+        tail = chain.read_tail(self.path)
+        if tail is not None and tail.game == game:
+            lost = chain.lost_tail(self._db, tail)
+            if lost is not None:
+                raise LogError(held, f"{lost}: the stored log is not whole")
 
     def session(self, game: int) -> Session:
         return Session.replay(self.events(game))

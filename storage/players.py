@@ -10,7 +10,12 @@ import unicodedata
 from collections.abc import Sequence
 
 from companion.players import Player, colour_for
-from companion.ports import MergeRefusedError, NameTakenError, NoSuchPlayerError
+from companion.ports import (
+    MergeRefusedError,
+    NameTakenError,
+    NoSuchGameError,
+    NoSuchPlayerError,
+)
 from storage.db import Tables, sqlite_errors
 
 __all__ = ["PlayerTables", "link"]
@@ -51,6 +56,8 @@ class PlayerTables(Tables):
         """Seat ``names[i]`` of ``game`` is the player of that name (a new one
         if nobody has it yet); each becomes the most recently seated."""
         with self._transaction():
+            if self._db.execute("SELECT 1 FROM games WHERE id = ?", (game,)).fetchone() is None:
+                raise NoSuchGameError(f"there is no game {game} in {self.path}")
             link(self._db, game, names, self._now())
 
     @sqlite_errors

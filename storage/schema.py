@@ -13,6 +13,7 @@ from pathlib import Path
 
 from companion.events import BadEvent, Start, from_line
 from companion.text import one_line
+from storage import chain
 from storage.db import Transaction
 from storage.errors import DamagedFile, NewerFile, NotOurFile
 from storage.players import link
@@ -20,7 +21,7 @@ from storage.players import link
 __all__ = ["APPLICATION_ID", "SCHEMA_VERSION", "check", "create", "migrate"]
 
 APPLICATION_ID = 0x49474331  # "IGC1": marks the file as ours in the SQLite header
-SCHEMA_VERSION = 2  # 2: players, seat links and game summaries beside the logs
+SCHEMA_VERSION = 3  # 2: players, seat links and game summaries; 3: the log's hash chain
 
 _SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -59,6 +60,16 @@ CREATE TABLE summaries (
     summary TEXT NOT NULL
 );
 """
+# Added by schema 3: each event's hash, chained to the one before (storage/chain.py).
+# A table beside the events, so that no event row is ever rewritten.
+_SCHEMA_3 = """
+CREATE TABLE chain (
+    game INTEGER NOT NULL,
+    seq INTEGER NOT NULL,
+    hash BLOB NOT NULL,
+    PRIMARY KEY (game, seq)
+);
+"""
 # Each table's columns and their place in the primary key (PRAGMA table_info).
 _TABLES = {
     "meta": (("key", 1), ("value", 0)),
@@ -70,6 +81,7 @@ _TABLES_2 = {
     "seats": (("game", 1), ("seat", 2), ("player", 0)),
     "summaries": (("game", 1), ("events", 0), ("finished", 0), ("summary", 0)),
 }
+_TABLES_3 = {"chain": (("game", 1), ("seq", 2), ("hash", 0))}
 # The most problems integrity_check lists (it stops looking after these).
 _MAX_PROBLEMS = 10
 
@@ -77,7 +89,7 @@ _MAX_PROBLEMS = 10
 def create(db: sqlite3.Connection) -> None:
     """The tables of a new data file, marked as ours, at the current schema."""
     with Transaction(db):
-        _execute(db, _SCHEMA + _SCHEMA_2)
+        _execute(db, _SCHEMA + _SCHEMA_2 + _SCHEMA_3)
         db.execute(f"PRAGMA application_id={APPLICATION_ID}")
         db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         db.execute("INSERT INTO meta VALUES ('app', 'incan-companion')")
@@ -94,7 +106,8 @@ def check(db: sqlite3.Connection, path: Path) -> int:
         raise NewerFile(f"{path} was written by a newer version of incan-companion (schema "
                         f"{version}; this one reads {SCHEMA_VERSION} at most): update the app "
                         "to use it")
-    tables = {**_TABLES, **(_TABLES_2 if version >= 2 else {})}
+    tables = {**_TABLES, **(_TABLES_2 if version >= 2 else {}),
+              **(_TABLES_3 if version >= 3 else {})}  # fmt: skip
     for table, columns in tables.items():
         found = tuple((str(r[1]), int(r[5])) for r in db.execute(f"PRAGMA table_info({table})"))
         if found != columns:
@@ -109,24 +122,42 @@ def check(db: sqlite3.Connection, path: Path) -> int:
 
 
 def migrate(db: sqlite3.Connection) -> int:
-    """Schema 1 to 2, forward only, in one transaction (a power cut leaves
-    the file at 1, and the next open does it again): the new tables, and
-    every stored game's seats linked to players by the names played. The
-    schema version the file now holds."""
-    with Transaction(db):
-        _execute(db, _SCHEMA_2)
-        rows = db.execute(
-            "SELECT g.id, g.created, e.line FROM games g JOIN events e "
-            "ON e.game = g.id AND e.seq = 0 ORDER BY g.id"
-        ).fetchall()
-        for game, created, line in rows:
-            try:
-                start = from_line(str(line))
-            except BadEvent:
-                continue  # its replay says what is wrong; nothing to link
-            if isinstance(start, Start):
-                link(db, int(game), start.seats, str(created))
-        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    """Forward only, each step in one transaction (a power cut leaves the file
+    at the step before, and the next open does it again). 1 to 2: the new
+    tables, and every stored game's seats linked to players by the names
+    played. 2 to 3: the hash chain of every stored event. The schema version
+    the file now holds."""
+    version = int(db.execute("PRAGMA user_version").fetchone()[0])
+    if version < 2:
+        with Transaction(db):
+            _execute(db, _SCHEMA_2)
+            rows = db.execute(
+                "SELECT g.id, g.created, e.line FROM games g JOIN events e "
+                "ON e.game = g.id AND e.seq = 0 ORDER BY g.id"
+            ).fetchall()
+            for game, created, line in rows:
+                try:
+                    start = from_line(str(line))
+                except BadEvent:
+                    continue  # its replay says what is wrong; nothing to link
+                if isinstance(start, Start):
+                    link(db, int(game), start.seats, str(created))
+            db.execute("PRAGMA user_version=2")
+    if version < 3:
+        with Transaction(db):
+            _execute(db, _SCHEMA_3)
+            game, previous = None, b""
+            chained = []
+            events = db.execute(
+                "SELECT game, seq, CAST(line AS BLOB) FROM events ORDER BY game, seq"
+            )
+            for g, seq, line in events:
+                if g != game:
+                    game, previous = g, chain.first_hash(g)
+                previous = chain.next_hash(previous, b"" if line is None else bytes(line))
+                chained.append((g, seq, previous))
+            db.executemany("INSERT INTO chain VALUES (?, ?, ?)", chained)
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
     return SCHEMA_VERSION
 
 

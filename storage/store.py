@@ -19,7 +19,7 @@ from pathlib import Path
 
 from companion.notices import DataFileSetAside
 from companion.ports import WallClock
-from storage import files, lock, schema
+from storage import chain, files, lock, schema
 from storage.errors import DamagedFile, NoAccess, NotOurFile, StoreError, sqlite_problem
 from storage.history import HistoryTables
 from storage.players import PlayerTables
@@ -92,6 +92,8 @@ class Store(HistoryTables, PlayerTables, SettingsTables):
         try:
             if fresh:
                 schema.create(db)
+                if not self.readonly:
+                    chain.forget_tail(self.path)  # a tail of a file that is gone
             else:
                 self._version = schema.check(db, self.path)
             if not self.readonly:  # only once the file is known to be ours and whole
@@ -159,6 +161,8 @@ def open_or_set_aside(
         except (NotOurFile, DamagedFile) as e:
             problem = e
         aside = files.set_aside(path, clock(), str(problem))
+        _log.warning("%s; it was set aside as %s and a new data file started; to save its "
+                     "games: incan-companion recover %s", problem, aside, aside)  # fmt: skip
         if path.exists() and files.same_file(path, aside):
             hold = lock.start_anew(path, hold)  # the new file is locked before it is there
         return Store(path, clock=clock), DataFileSetAside(str(problem), aside.name)

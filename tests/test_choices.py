@@ -11,31 +11,26 @@ from hypothesis import strategies as st
 
 import companion.choices
 from companion.choices import Choice, ChoiceCollector
+from companion.events import Reveal
 from companion.simulate import VirtualClock
 
 T, C = Choice.TORCH, Choice.CAMP
 
 
 class Table:
-    """A collector wired to lists, as the controller would wire it."""
+    """A collector whose reveals are kept in a list, as the controller takes them."""
 
     def __init__(self, countdown: float = 2.0) -> None:
         self.clock = VirtualClock(100.0)
         self.reveals: list[tuple[int, ...]] = []
-        self.changes = 0
-        self.c = ChoiceCollector(
-            self.revealed, countdown=countdown, clock=self.clock, on_change=self.changed
-        )
-
-    def revealed(self, camp: tuple[int, ...]) -> None:
-        self.reveals.append(camp)
-
-    def changed(self) -> None:
-        self.changes += 1
+        self.c = ChoiceCollector(countdown=countdown, clock=self.clock)
 
     def wait(self, seconds: float) -> bool:
         self.clock.advance(seconds)
-        return self.c.tick()
+        reveal = self.c.tick()
+        if reveal is not None:
+            self.reveals.append(reveal.camp)
+        return reveal is not None
 
     def camp_if_revealed_now(self) -> tuple[int, ...]:
         """The reveal if every seat still waiting chose torch now and the countdown ran out.
@@ -121,10 +116,10 @@ def test_pressing_the_same_choice_again_does_not_restart_the_countdown() -> None
     for seat in range(3):
         t.c.press(seat, T)
     t.wait(1.5)
-    changes = t.changes
+    seen = t.c.visible
     assert t.c.press(2, T)  # accepted, but nothing changes (a repeating key, a double tap)
     assert t.c.countdown_left == pytest.approx(0.5)
-    assert t.changes == changes
+    assert t.c.visible == seen
     assert t.wait(0.5)
     assert t.reveals == [()]
 
@@ -204,22 +199,17 @@ def test_open_with_nobody_due_is_closed() -> None:
     assert not t.c.press(0, T)
 
 
-def test_on_reveal_may_open_the_next_turn() -> None:
+def test_the_next_turn_may_open_right_after_a_reveal() -> None:
     clock = VirtualClock(100.0)
-    seen: list[tuple[int, ...]] = []
-
-    def on_reveal(camp: tuple[int, ...]) -> None:
-        seen.append(camp)
-        c.open([s for s in range(3) if s not in camp])  # the controller reopening
-
-    c = ChoiceCollector(on_reveal, clock=clock)
+    c = ChoiceCollector(clock=clock)
     c.open([0, 1, 2])
     c.press(0, C)
     c.press(1, T)
     c.press(2, T)
     clock.advance(2)
-    assert c.tick()
-    assert seen == [(0,)]
+    reveal = c.tick()
+    assert reveal == Reveal((0,)) and not c.is_open  # closed before it is handed over
+    c.open([s for s in range(3) if s not in reveal.camp])  # the controller reopening
     assert c.is_open and c.due == {1, 2} and c.chosen == frozenset()
 
 
@@ -230,26 +220,29 @@ def test_a_zero_countdown_reveals_on_the_last_press() -> None:
     t.c.press(1, T)
     assert t.reveals == []
     t.c.press(2, C)
+    assert t.reveals == []
+    assert t.wait(0)  # the tick right after the last press
     assert t.reveals == [(2,)]
 
 
-def test_on_change_fires_for_what_the_table_sees() -> None:
+def test_what_the_table_sees_changes_with_a_press_not_with_a_tick() -> None:
     t = Table()
     t.c.open([0, 1, 2])
-    n = t.changes
+    seen = t.c.visible
     t.c.press(0, T)
-    assert t.changes == n + 1
+    assert t.c.visible != seen
+    seen = t.c.visible
     t.c.press(5, T)  # ignored
-    assert t.changes == n + 1
+    assert t.c.visible == seen
     t.wait(0.5)  # a tick without a reveal changes nothing
-    assert t.changes == n + 1
+    assert t.c.visible == seen
 
 
 def test_bad_arguments() -> None:
     with pytest.raises(ValueError):
-        ChoiceCollector(print, countdown=-1)
+        ChoiceCollector(countdown=-1)
     with pytest.raises(ValueError):
-        ChoiceCollector(print).open([-1, 0])
+        ChoiceCollector().open([-1, 0])
 
 
 actions = st.lists(

@@ -165,12 +165,13 @@ def test_the_example_config_sets_every_key_the_app_reads() -> None:
     import tomllib
 
     table = tomllib.loads(EXAMPLE.read_text(encoding="utf-8"))
-    assert set(table) == {"game", "buttons", "sound", "camera", "pins"}
+    assert set(table) == {"game", "buttons", "sound", "camera", "pins", "web"}
     assert set(table["game"]) == {"seats", "rules", "language", "hidden_tents", "countdown"}
     assert set(table["buttons"]) == {"debounce_ms"}
     assert set(table["sound"]) == {"volume", "muted"}
     assert set(table["camera"]) == {"source", "device", "width", "height"}
     assert set(table["pins"]) == {f"seat{n}" for n in range(1, 9)}
+    assert table["web"] == {"addresses": ["lan"], "port": 8080}
 
 
 def test_a_changed_pin_map_is_used(tmp_path: Path) -> None:

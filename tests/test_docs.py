@@ -31,7 +31,22 @@ SKIP_DIRS = {
 # them itself and can be searched like every other file.
 FORBIDDEN = ("CONTRACTS" + ".md", "RULES" + ".md", "ARCHITECTURE" + ".md", ".." + "/shared")
 
-COMMANDS = ("run", "demo", "replay", "export", "scan", "stickers", "buttons")
+
+
+def _commands() -> tuple[str, ...]:
+    """Every subcommand, as the command line's own parser registers it."""
+    import argparse
+
+    from incan_companion.cli import build_parser
+
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    return tuple(sub.choices)
+
+
+COMMANDS = _commands()
+# Our packages: each one's docstring may name its modules and the others'.
+PACKAGES = ("companion", "hardware", "incan_companion", "storage", "ui", "vision")
 RULES_EXAMPLES = "tests/test_rules_examples.py"
 
 # A docs/<name>.md path, also inside ../docs/...; a URL is filtered out below.
@@ -165,6 +180,10 @@ def test_each_worked_example_names_a_test() -> None:
 # --- (d) the command line page covers every subcommand -----------------------------------
 
 
+def test_the_commands_are_read_from_the_parser() -> None:
+    assert len(COMMANDS) >= 9 and {"review", "stats", "replay", "buttons"} <= set(COMMANDS)
+
+
 @pytest.mark.parametrize("command", COMMANDS)
 def test_command_line_page_mentions_command(command: str) -> None:
     text = read(DOCS / "command-line.md")
@@ -203,3 +222,70 @@ def test_state_page_lists_every_key() -> None:
     listed = set(TABLE_KEY.findall(read(DOCS / "state-json.md")))
     missing = sorted(keys - listed)
     assert not missing, f"state keys not described in docs/state-json.md: {missing}"
+
+
+# --- (f) the packages' docstrings name only modules that exist ------------------------------
+
+# ``package.module`` (or deeper) in a docstring.
+DOTTED = re.compile(rf"(?<![/\w.])({'|'.join(PACKAGES)})((?:\.\w+)+)")
+
+
+def _exists(package: str, path: tuple[str, ...]) -> bool:
+    """Whether ``package.path`` is a module, a subpackage, or a name one of them defines."""
+    here = ROOT / package
+    for i, part in enumerate(path):
+        if (here / f"{part}.py").is_file():
+            here = here / f"{part}.py"
+            return i == len(path) - 1 or _defines(here, path[i + 1])
+        if (here / part / "__init__.py").is_file():
+            here = here / part
+            continue
+        return _defines(here / "__init__.py", part)
+    return True
+
+
+def _defines(module: Path, name: str) -> bool:
+    tree = ast.parse(read(module))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            if node.name == name:
+                return True
+        elif isinstance(node, ast.Assign | ast.AnnAssign):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            for target in targets:
+                for t in ast.walk(target):
+                    if isinstance(t, ast.Name) and t.id == name:
+                        return True
+        elif isinstance(node, ast.ImportFrom | ast.Import) and any(
+            (alias.asname or alias.name) == name for alias in node.names
+        ):
+            return True
+    return False
+
+
+def _named_modules(package: str) -> list[str]:
+    """What ``package``'s docstring names that does not exist."""
+    doc = ast.get_docstring(ast.parse(read(ROOT / package / "__init__.py"))) or ""
+    wrong = []
+    for m in DOTTED.finditer(doc):
+        path = tuple(m.group(2).strip(".").split("."))
+        if not _exists(m.group(1), path):
+            wrong.append(f"{package}/__init__.py: {m.group(0)}")
+    # A package's table of its own modules: | ``module`` | ... |
+    for name in re.findall(r"^\|\s*``(\w+)``\s*\|", doc, re.MULTILINE):
+        if not _exists(package, (name,)):
+            wrong.append(f"{package}/__init__.py: {name}")
+    return wrong
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_a_package_docstring_names_only_modules_that_exist(package: str) -> None:
+    assert _named_modules(package) == []
+
+
+def test_the_docstring_check_finds_a_module_that_is_gone(tmp_path: Path) -> None:
+    assert _exists("vision", ("decode",)) and _exists("vision", ("sources", "SourceStatus"))
+    assert _exists("storage", ("Store",)) and _exists("companion", ("ports", "GameLog"))
+    assert not _exists("ui", ("describe",))
+    assert not _exists("incan_companion", ("store",))
+    assert not _exists("vision", ("sources", "Pyzbar"))

@@ -16,7 +16,7 @@ from companion.engine import (
     NoChoiceDue,
     Phase,
 )
-from companion.events import Draw, Reveal
+from companion.events import Draw, Reveal, Start
 from companion.session import Session
 
 
@@ -229,3 +229,16 @@ def test_a_later_pooled_split_that_leaves_nothing_clears_the_shared_remainder() 
     # T9 among the 3 still in: 3 each, 0 left; one leaves alone and takes the 1.
     s = engine.reveal(engine.draw(s, "T9"), [2])
     assert [p.left for p in s.path] == [0, 0] and s.pooled is None
+
+
+def test_a_bust_in_the_last_round_takes_no_card_out() -> None:
+    s = Session.start(Start(("Ana", "Bo", "Cy")))
+    for card in ("T3", "T4", "T5A", "T7A"):
+        s.apply(Draw(card))
+        s.apply(Reveal((0, 1, 2)))
+    s.apply(Draw("SNAKE1"))
+    s.apply(Reveal(()))
+    state = s.apply(Draw("SNAKE2"))
+    assert (state.round, state.phase) == (5, Phase.GAME_OVER)
+    assert state.removed == ("SNAKE2",) and state.to_remove is None
+    assert engine.to_json(state)["remove"] is None

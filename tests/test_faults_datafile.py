@@ -25,7 +25,14 @@ from helpers import paced
 
 from companion.events import Draw, Reveal, Start
 from companion.notices import DataFileSetAside
-from storage import DamagedFile, NewerFile, StorageFailed, Store, open_or_set_aside
+from storage import (
+    SCHEMA_VERSION,
+    DamagedFile,
+    NewerFile,
+    StorageFailed,
+    Store,
+    open_or_set_aside,
+)
 from ui.words import notice_text
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,7 +76,7 @@ def set_aside_copies(folder: Path, name: str = "games.sqlite") -> list[Path]:
     return sorted(
         p
         for p in folder.iterdir()
-        if p.name.startswith(f"{name}.bad-") and not p.name.endswith(("-wal", "-shm"))
+        if p.name.startswith(f"{name}.bad-") and not p.name.endswith(("-wal", "-shm", ".tail"))
     )
 
 
@@ -152,7 +159,7 @@ def test_a_file_from_a_newer_version_is_refused_and_left_in_place(tmp_path: Path
     db.close()
     original = path.read_bytes()
     with pytest.raises(NewerFile, match=r"newer version of incan-companion \(schema 99; this one "
-                       r"reads 2 at most\): update the app to use it"):  # fmt: skip
+                       rf"reads {SCHEMA_VERSION} at most\): update the app to use it"):  # fmt: skip
         open_or_set_aside(path)
     assert set_aside_copies(tmp_path) == []
     assert path.read_bytes() == original

@@ -6,7 +6,7 @@ time is a fake clock, so no test waits for real.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 
 import pytest
 from gpiozero import DigitalInputDevice
@@ -32,9 +32,7 @@ class Box:
         self.clock = VirtualClock()
         self.reveals: list[tuple[int, ...]] = []
         self.presses: list[tuple[int, Choice]] = []
-        self.collector = ChoiceCollector(
-            self.reveals.append, countdown=countdown, clock=self.clock, on_change=self.refresh
-        )
+        self.collector = ChoiceCollector(countdown=countdown, clock=self.clock)
         self.panel = SeatPanel(
             DEFAULT_PINS[:seats],
             pin_factory=factory,
@@ -47,6 +45,19 @@ class Box:
         # On the Pi this runs on gpiozero's thread and is marshalled to the UI thread.
         self.presses.append((seat, choice))
         self.collector.press(seat, choice)
+        self.refresh()
+
+    def open(self, due: Iterable[int]) -> None:
+        self.collector.open(due)
+        self.refresh()
+
+    def tick(self) -> bool:
+        """The app's tick: a reveal, if it is due, and the LEDs as the table sets them."""
+        reveal = self.collector.tick()
+        if reveal is not None:
+            self.reveals.append(reveal.camp)
+        self.refresh()
+        return reveal is not None
 
     def refresh(self) -> None:
         self.panel.set_leds(self.collector.leds())
@@ -81,7 +92,7 @@ class Box:
 
     def wait(self, seconds: float) -> bool:
         self.clock.advance(seconds)
-        return self.collector.tick()
+        return self.tick()
 
 
 @pytest.fixture
@@ -100,7 +111,7 @@ def box(factory: MockFactory) -> Iterator[Box]:
 
 
 def test_a_press_is_recorded_and_lights_only_that_seat(box: Box) -> None:
-    box.collector.open([0, 1, 2, 3])
+    box.open([0, 1, 2, 3])
     assert box.lit() == set()
     box.press(2, C)
     assert box.presses == [(2, C)]
@@ -109,14 +120,14 @@ def test_a_press_is_recorded_and_lights_only_that_seat(box: Box) -> None:
 
 
 def test_torch_and_camp_light_the_same_led(box: Box) -> None:
-    box.collector.open([0, 1, 2])
+    box.open([0, 1, 2])
     box.press(0, T)
     box.press(1, C)
     assert box.lit() == {0, 1}
 
 
 def test_a_burst_of_edges_counts_once(box: Box) -> None:
-    box.collector.open([0, 1, 2])
+    box.open([0, 1, 2])
     box.press(1, T, bounces=5)  # 11 edges in 10 ms on press, 10 more on release
     assert box.presses == [(1, T)]
 
@@ -140,7 +151,7 @@ def test_gpiozero_sees_the_bounce_we_filter(box: Box, factory: MockFactory) -> N
 
 
 def test_presses_further_apart_than_the_window_count_twice(box: Box) -> None:
-    box.collector.open([0, 1, 2])
+    box.open([0, 1, 2])
     pin = box.pin(0, T)
     pin.drive_low()
     box.clock.advance(0.040)
@@ -151,7 +162,7 @@ def test_presses_further_apart_than_the_window_count_twice(box: Box) -> None:
 
 
 def test_a_change_of_mind_is_the_choice_revealed(box: Box) -> None:
-    box.collector.open([0, 1, 2])
+    box.open([0, 1, 2])
     box.press(0, C)
     box.press(0, T)
     box.press(1, T)
@@ -163,7 +174,7 @@ def test_a_change_of_mind_is_the_choice_revealed(box: Box) -> None:
 
 
 def test_seats_not_in_the_temple_are_ignored_and_stay_dark(box: Box) -> None:
-    box.collector.open([0, 2])  # seat 1 in camp, seats 3..7 not playing
+    box.open([0, 2])  # seat 1 in camp, seats 3..7 not playing
     box.press(1, T)
     box.press(5, C)
     assert box.collector.chosen == frozenset()
@@ -185,12 +196,12 @@ def test_presses_while_no_choice_is_due_do_nothing(box: Box) -> None:
     assert box.lit() == set()
     assert not box.wait(10)
     assert box.reveals == []
-    box.collector.open([0, 1, 2])  # the earlier presses were not kept
+    box.open([0, 1, 2])  # the earlier presses were not kept
     assert box.collector.chosen == frozenset()
 
 
 def test_the_countdown_restarts_on_a_change_and_reveals_once(box: Box) -> None:
-    box.collector.open([0, 1, 2])
+    box.open([0, 1, 2])
     box.press(0, T)
     box.press(1, T)
     box.press(2, T)  # the press and its release take 0.2 s of fake time
@@ -206,7 +217,7 @@ def test_the_countdown_restarts_on_a_change_and_reveals_once(box: Box) -> None:
 
 
 def test_a_stuck_button_does_not_block_other_seats(box: Box) -> None:
-    box.collector.open([0, 1, 2])
+    box.open([0, 1, 2])
     box.pin(0, C).drive_low()  # held down and never released
     assert box.panel.held() == [(0, C)]
     box.clock.advance(0.5)
@@ -220,7 +231,7 @@ def test_a_stuck_button_does_not_block_other_seats(box: Box) -> None:
 
 
 def test_both_buttons_at_once_the_later_edge_wins(box: Box) -> None:
-    box.collector.open([0, 1, 2])
+    box.open([0, 1, 2])
     box.pin(0, T).drive_low()
     box.pin(0, C).drive_low()
     assert box.presses == [(0, T), (0, C)]
@@ -320,17 +331,17 @@ def test_hundreds_of_random_presses(seats: int, data: st.DataObject, script: lis
     f = MockFactory()
     box = Box(f)
     try:
-        box.collector.open(due)
+        box.open(due)
         last: dict[int, Choice] = {}
         pressed = 0
         for action in script:
             if action == "expire":
                 box.clock.advance(2.001)
-                revealed = box.collector.tick()
+                revealed = box.tick()
                 assert revealed == (set(last) == due)
                 if revealed:
                     assert box.reveals[-1] == tuple(sorted(s for s, c in last.items() if c is C))
-                    box.collector.open(due)
+                    box.open(due)
                     last = {}
                 continue
             assert isinstance(action, tuple)
@@ -347,7 +358,7 @@ def test_hundreds_of_random_presses(seats: int, data: st.DataObject, script: lis
             box.press(seat, T)
             last[seat] = T
         box.clock.advance(2.001)
-        assert box.collector.tick()
+        assert box.tick()
         assert box.reveals[-1] == tuple(sorted(s for s, c in last.items() if c is C))
     finally:
         box.panel.close()

@@ -12,10 +12,10 @@ from test_stats import GAME_1, GAME_2
 
 from companion.events import Correct, Draw, Event, Reveal, Start, Undo
 from companion.games import HIDDEN_TENTS, Games
-from companion.ports import MergeRefusedError, NameTakenError, NoSuchGameError
+from companion.ports import EventStore, MergeRefusedError, NameTakenError, NoSuchGameError
 from companion.session import Session
 from companion.stats import summarize
-from storage import APPLICATION_ID, Store
+from storage import APPLICATION_ID, SCHEMA_VERSION, Store
 
 # The schema the first version wrote (user_version 1), as it was.
 V1 = """
@@ -51,7 +51,7 @@ def lines(*events: Event) -> list[str]:
     return [to_line(e) for e in events]
 
 
-def stored(store: Store, start: Start, steps: tuple[str | list[int], ...]) -> int:
+def stored(store: EventStore, start: Start, steps: tuple[str | list[int], ...]) -> int:
     game = store.new_game(start)
     store.link_players(game, start.seats)
     for step in steps:
@@ -77,7 +77,7 @@ def test_an_old_file_opens_links_its_players_and_replays_unchanged(tmp_path: Pat
         assert store.events(1) == list(play(3, "incan-gold", *GAME_1).log)
         assert store.seat_players(2) == ("Ana", "Zofia", "Bo", "Cy")
     db = sqlite3.connect(path)
-    assert db.execute("PRAGMA user_version").fetchone()[0] == 2
+    assert db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert [r[0] for r in db.execute("SELECT line FROM events WHERE game = 1 ORDER BY seq")] == g1
     assert db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
 

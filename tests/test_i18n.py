@@ -15,8 +15,9 @@ import shutil
 import string
 import subprocess
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog, Message
@@ -544,3 +545,294 @@ def test_font_choice_and_the_japanese_fallback(monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv(fonts.FONT_ENV, str(cjk))
     chosen = fonts.ui_font("pl")
     assert chosen is not None and chosen.regular == cjk
+
+
+# --- case and number: the slips a table found (issue 24) -------------------------------
+
+
+def said_in(code: str, words: Any) -> str:
+    i18n.set_language(code)
+    return str(words())
+
+
+def test_the_undo_question_names_a_hazard_as_the_object_of_its_verb() -> None:
+    from companion.events import Draw
+    from companion.notices import UndoWouldDropChoices
+    from ui.words import notice_text
+
+    def asked(card: str) -> Callable[[], str]:
+        return lambda: notice_text(UndoWouldDropChoices(2, Draw(card)))
+
+    assert said_in("pl", asked("ROCKS1")) == (
+        "2 graczy już wybrało: dotknij Cofnij jeszcze raz, aby cofnąć lawinę i skasować "
+        "ich wybory.")
+    assert "aby cofnąć mumię " in said_in("pl", asked("MUMMY2"))
+    assert "aby cofnąć skarb 7 " in said_in("pl", asked("T7A"))
+    assert "para deshacer el derrumbe " in said_in("es", asked("ROCKS1"))
+    assert "to take back rockslide " in said_in("en", asked("ROCKS1"))
+
+
+def test_a_seat_leaving_with_nothing_from_the_path_is_not_given_zero() -> None:
+    from helpers import play
+
+    from ui.words import last_event
+
+    state = play(3, "incan-gold", "SNAKE1", [0]).state  # nothing on the path to share
+    assert said_in("en", lambda: last_event(state)) == "Ana leaves: no gems from the path."
+    assert said_in("pl", lambda: last_event(state)) == "Ana wraca: nic ze ścieżki."
+    assert said_in("ja", lambda: last_event(state)) == "Anaが帰還：道の宝石はなし。"  # noqa: RUF001
+    # 7 // 3 = 2 each, 1 left on the card; two leave: 1 // 2 = 0 each (was "道から1人0")
+    state = play(3, "incan-gold", "T7A", [], "SNAKE1", [0, 1]).state
+    assert said_in("ja", lambda: last_event(state)) == (
+        "AnaとBoが帰還：道の宝石はなし。道に1個残る。")  # noqa: RUF001
+    assert said_in("en", lambda: last_event(state)) == (
+        "Ana and Bo leave: no gems from the path; 1 stays on the path.")
+    state = play(3, "incan-gold", "T11A", [0, 1]).state  # 3 each, 2 left; two leave: 1 each
+    assert said_in("ja", lambda: last_event(state)) == "AnaとBoが帰還：道から1人1個。"  # noqa: RUF001
+
+
+def test_a_treasure_too_small_to_share_is_not_zero_each() -> None:
+    from helpers import play
+
+    from ui.words import last_event
+
+    state = play(8, "incan-gold", "T1").state  # 1 gem, 8 seats (was "1人0個")
+    assert said_in("en", lambda: last_event(state)) == (
+        "1 split 8 ways: no gems each, 1 left on the card.")
+    assert said_in("pl", lambda: last_event(state)) == (
+        "1 dla 8 graczy: nikt nic nie dostaje, 1 zostaje na karcie.")
+    assert said_in("es", lambda: last_event(state)) == (
+        "1 entre 8: nada para nadie, queda 1 en la carta.")
+    assert said_in("ja", lambda: last_event(state)) == "1を8人では分けられない、カードに1個残る。"
+    state = play(3, "incan-gold", "T7A").state
+    assert said_in("ja", lambda: last_event(state)) == "7を3人で分ける：1人2個、カードに1個残る。"  # noqa: RUF001
+
+
+def test_a_mean_of_gems_is_a_figure_not_a_count() -> None:
+    from companion.stats import PlayerStats
+    from ui.history_presenters import stats_row
+
+    one = PlayerStats("Ana", 1, 1, 20, 20, 0, 5, 5, 0, ())  # 5 gems banked in 5 rounds
+    row = said_in("en", lambda: stats_row(one, (1, 1, 1, 1)).rounds)
+    assert row == "busted in 0% of rounds · gems a round: 1 · 0 artifacts"
+    assert "1 gems" not in row
+    assert "na rundę: 1 ·" in said_in("pl", lambda: stats_row(one, (1, 1, 1, 1)).rounds)
+    assert "1ラウンドの宝石：1個" in said_in("ja", lambda: stats_row(one, (1, 1, 1, 1)).rounds)  # noqa: RUF001
+
+
+def test_lists_are_joined_as_the_language_writes_them() -> None:
+    from helpers import play
+
+    from ui.words import names
+
+    state = play(4, "incan-gold").state
+    assert said_in("en", lambda: names(state, [0, 1, 2, 3])) == "Ana, Bo, Cy and Dee"
+    assert said_in("pl", lambda: names(state, [0, 1, 2])) == "Ana, Bo i Cy"
+    assert said_in("ja", lambda: names(state, [0, 1, 2, 3])) == "Ana、Bo、CyとDee"
+
+
+@pytest.mark.parametrize(("singular", "plural", "polish"), [
+    ("{n} gem", "{n} gems", ("klejnot", "klejnoty", "klejnotów")),
+    ("{n} card", "{n} cards", ("karta", "karty", "kart")),
+    ("{n} game", "{n} games", ("gra", "gry", "gier")),
+    ("{n} artifact", "{n} artifacts", ("artefakt", "artefakty", "artefaktów")),
+    ("Bots: {n} seat", "Bots: {n} seats", ("miejsce", "miejsca", "miejsc")),
+])
+def test_polish_counts_take_the_form_of_their_number(singular: str, plural: str,
+                                                     polish: tuple[str, str, str]) -> None:
+    """1 is the first form; 2-4, 22-24 the second; 5-21 and 25 the third (12-14 too)."""
+    i18n.set_language("pl")
+    one, few, many = polish
+    want = {1: one, 2: few, 4: few, 5: many, 12: many, 13: many, 14: many, 21: many,
+            22: few, 25: many}
+    said = {n: ngettext(singular, plural, n).format(n=n) for n in want}
+    assert {n: said[n].split()[-1] for n in want} == want
+    assert all(f"{n} " in said[n] for n in want)
+
+
+def test_the_odds_count_cards_gems_and_seats_each_in_its_own_number() -> None:
+    from helpers import play
+
+    from ui.presenters import odds_text
+
+    state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
+    assert said_in("en", lambda: odds_text(state).split("\n")[1]) == (
+        "29 cards and 124 gems left; a treasure gives each of the 3 about 2.3")
+    assert said_in("pl", lambda: odds_text(state).split("\n")[1]) == (
+        "Zostaje: 29 kart i 124 klejnoty; skarb da każdemu z 3 około 2,3")
+    assert said_in("ja", lambda: odds_text(state).split("\n")[1]) == (
+        "残り：カード29枚・宝石124個。宝石カードなら3人それぞれ約2.3")  # noqa: RUF001
+    state = play(3, "incan-gold", "SNAKE1", [0, 1]).state  # one seat still in
+    assert said_in("en", lambda: odds_text(state).split("\n")[1]) == (
+        "30 cards and 124 gems left; 1 seat still in: a treasure gives about 8.3")
+
+
+def test_one_busted_seat_is_not_said_as_many() -> None:
+    from helpers import play
+
+    from ui.presenters import round_log
+
+    session = play(3, "incan-gold", "T5A", [0, 1], "SNAKE1", [], "SNAKE2")
+    assert said_in("en", lambda: round_log(session.moves, session.states)[-1]) == (
+        "Busted: Cy (lost 1)")
+    assert said_in("pl", lambda: round_log(session.moves, session.states)[-1]) == (
+        "W panice: Cy (\u2212" "1)")
+    assert said_in("es", lambda: round_log(session.moves, session.states)[-1]) == (
+        "Pérdidas: Cy (\u2212" "1)")
+
+
+# --- Japanese lines: broken between phrases (BudouX), never before a closing mark ---------
+
+
+def _measure() -> Callable[[str], float]:
+    from PIL import ImageFont
+
+    font_files = fonts.ui_font("ja")
+    assert font_files is not None, "install fonts-migmix (scripts/setup.sh does)"
+    font = ImageFont.truetype(str(font_files.regular), 20)
+    return lambda text: float(font.getlength(text))
+
+
+def _wrong_breaks(text: str, lines: str, room: float, width: Callable[[str], float]
+                  ) -> list[str]:
+    """The breaks of ``lines`` (``text`` wrapped in ``room``) a Japanese reader
+    would not make: inside a BudouX phrase (not at a space) that fits a line,
+    before a closing mark or a small kana, after an opening bracket."""
+    import budoux
+
+    parser = budoux.load_default_japanese_parser()
+    wrong = []
+    for paragraph, wrapped in zip(text.split("\n"), _paragraphs(text, lines), strict=True):
+        ends, at = set(), 0
+        for phrase in parser.parse(paragraph):
+            at += len(phrase)
+            ends.add(at)
+        wide, at = set(), 0  # inside a phrase (with its closing mark) too wide for a line
+        for unit in fonts.phrases(paragraph):
+            if width(unit.strip(" ")) > room:
+                wide.update(range(at + 1, at + len(unit)))
+            at += len(unit)
+        pos = 0
+        for i, line in enumerate(wrapped):
+            while paragraph[pos:pos + 1] == " ":
+                pos += 1
+            assert paragraph.startswith(line, pos), (paragraph, wrapped)
+            if i and not (pos in ends or pos in wide or paragraph[pos - 1] == " "):
+                wrong.append(f"inside a phrase: {paragraph[:pos]} / {paragraph[pos:]}")
+            if i and (paragraph[pos] in fonts.NO_LINE_START
+                      or paragraph[pos - 1] in fonts.NO_LINE_END):
+                wrong.append(f"kinsoku: {paragraph[:pos]} / {paragraph[pos:]}")
+            pos += len(line)
+    return wrong
+
+
+def _paragraphs(text: str, lines: str) -> list[list[str]]:
+    """``lines`` grouped by the paragraph of ``text`` each belongs to."""
+    out: list[list[str]] = []
+    rest = lines.split("\n")
+    for paragraph in text.split("\n"):
+        taken, length = [], 0
+        while rest and (not taken or length < len(paragraph.replace(" ", ""))):
+            taken.append(rest.pop(0))
+            length += len(taken[-1].replace(" ", ""))
+        out.append(taken)
+    return out
+
+
+def test_japanese_breaks_between_phrases_not_inside_a_word() -> None:
+    width = _measure()
+    text = "もう一度ボタンを押してください。"  # Kivy made "も/う一度" and "くださ/い。"
+    assert fonts.phrases(text) == ("もう", "一度", "ボタンを", "押してください。")
+    room = width("押してください。")
+    assert fonts.japanese_lines(text, room, width) == "もう一度ボタンを\n押してください。"
+    assert fonts.japanese_lines("Ana and Bo", 10, width) == "Ana and Bo"  # no Japanese
+    # A phrase wider than the line is broken by characters, never before 。
+    assert fonts.japanese_lines("押してください。", width("押してください"), width) == (
+        "押してくださ\nい。")
+
+
+def test_a_name_is_never_broken() -> None:
+    width = _measure()
+    text = "Bartholomäus、渡辺みなみ子とBoが帰還：道の宝石はなし。"  # noqa: RUF001
+    room = width("Bartholomäus、渡辺みな")
+    assert "渡辺みな\n" in fonts.japanese_lines(text, room, width)  # BudouX cuts the name
+    fonts.keep_whole(["渡辺みなみ子", "Bo"])
+    assert fonts.japanese_lines(text, room, width).startswith("Bartholomäus、\n渡辺みなみ子と")
+
+
+@pytest.mark.parametrize("room", [150, 230, 330, 470])
+def test_every_japanese_string_breaks_between_phrases(room: float) -> None:
+    """Every string of the Japanese catalogue, set in a line of ``room`` px at
+    20 px: each break between BudouX's phrases, none before 。、」 or a small
+    kana; every line fits unless one phrase alone is wider."""
+    width = _measure()
+    wrong, too_wide = [], []
+    for m in catalogue("ja"):
+        for text in forms(m.string) if m.id else ():
+            text = text.replace("{", "").replace("}", "")  # placeholders as words
+            if not any(fonts.wide(c) for c in text):
+                continue  # Latin only: Kivy breaks it at its spaces
+            lines = fonts.japanese_lines(text, room, width)
+            wrong += _wrong_breaks(text, lines, room, width)
+            too_wide += [line for line in lines.split("\n") if width(line) > room
+                         and len(fonts.phrases(line)) > 1]
+    assert wrong == []
+    assert too_wide == []
+
+
+#: A count said in the wrong number: "1 gems", "5 klejnoty", "2 klejnotów", "1人0".
+NUMBER_SLIPS = {
+    "en": r"(?<![\d.,])1 (gems|cards|seats|artifacts|games|wins|rounds)\b"
+          r"|(?<![\d.,])([02-9]|\d\d+) (gem|card|seat|artifact)\b(?! (card|each))",
+    "pl": r"(?<![\d,])1 (klejnoty|klejnotów|karty|kart|graczy|artefakty|artefaktów)\b"
+          r"|(?<![\d,])[2-4] (klejnotów|kart|artefaktów)\b"
+          r"|(?<![\d,])[5-9] (klejnoty|karty|artefakty)\b",
+    "es": r"(?<![\d,])1 (gemas|cartas|jugadores|artefactos)\b"
+          r"|(?<![\d,])([02-9]|\d\d+) (gema|carta|jugador|artefacto)\b",
+    "ja": r"1人0|人0個",
+}
+
+
+def _said(obj: object) -> Iterator[str]:
+    """Every string of a view model (frozen dataclasses, tuples of them)."""
+    import dataclasses
+
+    if isinstance(obj, str):
+        yield obj
+    elif dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        for f in dataclasses.fields(obj):
+            yield from _said(getattr(obj, f.name))
+    elif isinstance(obj, tuple | list):
+        for item in obj:
+            yield from _said(item)
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_random_games_say_every_count_in_its_number(code: str) -> None:
+    """Eight random games (with undos and misreads) through every presenter of
+    the table, the round's end and the final scores, and the text table."""
+    import random
+
+    from companion.engine import Phase
+    from companion.simulate import random_events
+    from ui import presenters
+    from ui.words import table
+
+    slip = re.compile(NUMBER_SLIPS[code])
+    i18n.set_language(code)
+    rng = random.Random(7)
+    found, lines = set(), 0
+    for _game in range(8):
+        for _event, session in random_events(rng, mistakes=0.05):
+            s = session.state
+            views: list[object] = [presenters.table_view(s), presenters.odds_text(s), table(s)]
+            if s.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+                views.append(presenters.round_end_view(s))
+            if s.phase is Phase.GAME_OVER:
+                views.append(presenters.game_over_view(s))
+            for line in (line for v in views for t in _said(v) for line in t.split("\n")):
+                lines += 1
+                if slip.search(line):
+                    found.add(line)
+    assert lines > 20000
+    assert sorted(found) == []

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import string
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -41,6 +42,7 @@ from ui.keyboard import (  # noqa: E402
     layout_file,
     layout_names,
     load_layout,
+    switch_to,
     typed_by,
 )
 
@@ -103,7 +105,9 @@ def test_each_layout_has_backspace_space_done_and_shift(name: str) -> None:
         assert {c.upper() for c in letters} <= shifted
     for keycode in keycodes:
         if keycode and keycode.startswith(LAYOUT_PREFIX):
-            assert layout_file(keycode.removeprefix(LAYOUT_PREFIX)).is_file(), keycode
+            for code in LAYOUTS:  # layout:latin and layout:accents: each table's own
+                target = switch_to(keycode.removeprefix(LAYOUT_PREFIX), code)
+                assert layout_file(target).is_file(), (keycode, code)
 
 
 def test_every_language_has_a_layout() -> None:
@@ -124,10 +128,10 @@ def test_polish_spanish_and_japanese_letters_are_on_their_keyboards() -> None:
     # No kanji: the kana keyboards type kana (and a few signs) only.
     assert all(ord(c) < 0x4E00 for c in hiragana | katakana_)
     assert all(katakana(c) == c for c in katakana_)
-    # Each kana keyboard reaches the other and the Latin letters.
-    for name, others in (("ja_hiragana", {"ja_katakana", "ja_latin"}),
-                         ("ja_katakana", {"ja_hiragana", "ja_latin"}),
-                         ("ja_latin", {"ja_hiragana"})):
+    # Each kana keyboard reaches the other and the table's Latin letters.
+    for name, others in (("ja_hiragana", {"ja_katakana", "latin"}),
+                         ("ja_katakana", {"ja_hiragana", "latin"}),
+                         ("ja_latin", {"ja_hiragana", "accents"})):
         codes = {k.keycode for _, k in keys_of(load_layout(name))}
         assert {LAYOUT_PREFIX + o for o in others} <= codes, name
 
@@ -148,6 +152,80 @@ def test_the_font_draws_every_key_label() -> None:
              for _, k in keys_of(load_layout(name), m) for c in k.label + (k.text or "")}
     boxes = sorted(c for c in chars - {" "} if glyph(c) == notdef)
     assert not boxes, f"{font_files.regular.name} draws boxes for {''.join(boxes)!r}"
+
+
+# --- every letter from every keyboard ---------------------------------------------------------
+
+POLISH = "ąćęłńóśźż"
+SPANISH = "áéíñóúü"
+#: What a table's guests may be called: the letters of all four languages.
+EVERY_LETTER = "".join((
+    string.ascii_lowercase, string.ascii_uppercase, POLISH, POLISH.upper(), SPANISH,
+    SPANISH.upper(), "¿¡", HIRAGANA, VOICED, SMALL, katakana(HIRAGANA + VOICED + SMALL), "ー",
+))
+State = tuple[str, str]  # layout, mode
+
+
+def switches(keyboard: NameKeyboard) -> list[str]:
+    """The labels of the keys shown now that change the layout or its layer."""
+    return [key.label for key, _pos, _size in keyboard.keys()  # noqa: SIM118 (not a dict)
+            if key.keycode in ("shift", "special")
+            or (key.keycode or "").startswith(LAYOUT_PREFIX)]
+
+
+def go(keyboard: NameKeyboard, opening: str, route: tuple[str, ...]) -> None:
+    """Back to where the keyboard opens, then the keys of ``route``, as a finger would."""
+    keyboard.use_layout(opening)
+    keyboard.set_mode()
+    for label in route:
+        keyboard.press(label)
+
+
+def routes(keyboard: NameKeyboard) -> dict[State, tuple[str, ...]]:
+    """Every layout and layer the keyboard reaches from where it opens, and the
+    shortest run of keys that gets there."""
+    opening = keyboard.layout
+    found: dict[State, tuple[str, ...]] = {(opening, "normal"): ()}
+    todo = [(opening, "normal")]
+    while todo:
+        route = found[todo.pop(0)]
+        go(keyboard, opening, route)
+        for label in switches(keyboard):
+            go(keyboard, opening, route)
+            keyboard.press(label)
+            state = (keyboard.layout, keyboard.layout_mode)
+            if state not in found:
+                found[state] = (*route, label)
+                todo.append(state)
+    return found
+
+
+@pytest.mark.parametrize("code", list(i18n.LANGUAGES))
+def test_every_keyboard_types_every_letter_of_the_four_languages(
+    app: CompanionApp, code: str
+) -> None:
+    """A Polish guest at a Spanish table, a Spanish one at a Polish table, kana
+    at an English one: each letter typed with the real keyboard, keys pressed."""
+    from kivy.uix.textinput import TextInput
+
+    keyboard = NameKeyboard(language=code)
+    keyboard.target = field = TextInput()
+    frames(1)  # the field lays its (empty) text out before it takes any
+    opening = keyboard.layout
+    reached = routes(keyboard)
+    assert {layout for layout, _mode in reached} == {
+        switch_to(name, code) for name in ("latin", "accents", "ja_hiragana", "ja_katakana")
+    } | {opening}
+    for char in EVERY_LETTER:
+        route = next((r for (layout, mode), r in reached.items()
+                      if any(k.text == char for _r, k in keys_of(
+                          keyboard.available_layouts[layout], mode))), None)
+        assert route is not None, f"{char!r} cannot be typed at a {code} table"
+        go(keyboard, opening, route)
+        shown = keyboard.keys()
+        keyboard.press(next(k.label for k, _pos, _size in shown if k.text == char))
+    assert field.text == EVERY_LETTER
+    assert max(len(r) for r in reached.values()) <= 3  # no letter more than 3 taps away
 
 
 # --- on the app -----------------------------------------------------------------------------
@@ -309,3 +387,60 @@ def test_offer_fills_seats_and_names_with_the_last_table(app: CompanionApp) -> N
     assert setup.seat_count == 8 and setup.ids.name2.text == "Player 3"
     setup.offer([], 4)
     assert setup.seat_count == 4 and setup.ids.name0.text == "Player 1"
+
+
+def test_a_full_name_says_so_instead_of_dropping_letters(app: CompanionApp) -> None:
+    from ui.words import name_full
+
+    setup, field, keyboard = open_keyboard(app, "en", seat=4)
+    press(keyboard, *"bartholomaeu")  # 12 letters: the most a seat row shows
+    assert field.text == "bartholomaeu" and setup.problem == ""
+    press(keyboard, "s")
+    assert field.text == "bartholomaeu"
+    assert setup.problem == name_full(12) == (
+        "A name has room for 12 letters, or 6 Japanese characters: this one is full.")
+    problem = setup.ids.problem  # said above the keyboard, not behind it
+    assert problem.text and problem.to_window(problem.x, problem.y)[1] >= keyboard.top
+    press(keyboard, "⇦")
+    assert field.text == "bartholomae" and setup.problem == ""
+    press(keyboard, "Done")
+    setup, field, keyboard = open_keyboard(app, "ja", seat=4)
+    press(keyboard, "わ", "た", "な", "゛", "べ", "さ", "ん")  # 6 kana, 12 columns
+    press(keyboard, "ち")
+    assert field.text == "わたなべさん"
+    assert setup.problem == (
+        "名前は英字12文字（日本語は6文字）までです。これ以上入りません。")  # noqa: RUF001
+    press(keyboard, "完了")
+    app.choose_language("en")
+    setup.offer([], 4)
+    frames(2)
+
+
+def test_renaming_a_player_uses_the_same_keyboard(app: CompanionApp) -> None:
+    from ui.players import RenamePlayer
+
+    app.choose_language("es")
+    frames(1)
+    renamed: list[str] = []
+    window = RenamePlayer("Ana", lambda name: renamed.append(name) or "")
+    window.open(animation=False)
+    frames(3)
+    keyboard, field = window.keyboard, window.ids.name
+    assert isinstance(keyboard, NameKeyboard) and keyboard.layout == "es"
+    assert keyboard.to_window(0, 0) == (0, 0) and keyboard.width == Window.width
+    field.text = ""
+    # A Polish name at a Spanish table: ą é ñ for the letters Spanish lacks.
+    press(keyboard, "ąéñ", "⇧", "Ł", "ó", "ABC", "d", "ąéñ", "ź")
+    assert field.text == "Łódź"
+    shot(app, "rename-es-accents")
+    press(keyboard, "ABC", *"xxxxxxxx")  # 12 letters
+    press(keyboard, "x")
+    assert field.text == "Łódźxxxxxxxx"
+    assert window.problem == (
+        "Un nombre admite 12 letras o 6 caracteres japoneses: este ya está completo.")
+    press(keyboard, *["⇦"] * 8)
+    assert window.problem == ""
+    tap_at(*keyboard.key_center("Listo"))
+    assert renamed == ["Łódź"] and window.parent is None
+    app.choose_language("en")
+    frames(2)

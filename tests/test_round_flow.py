@@ -25,14 +25,20 @@ from ui_helpers import find_button, frames, tap  # noqa: E402
 
 from companion.engine import Phase  # noqa: E402
 from companion.events import Draw, Reveal, Undo  # noqa: E402
-from companion.notices import HeldForSummary, Undone, UndoWouldDropChoices  # noqa: E402
+from companion.notices import (  # noqa: E402
+    CameraStatus,
+    ChooseAgain,
+    HeldForSummary,
+    Undone,
+    UndoWouldDropChoices,
+)
 from companion.simulate import VirtualClock  # noqa: E402
 from companion.table import Table  # noqa: E402
 from incan_companion.compose import Device, build  # noqa: E402
 from incan_companion.config import Config  # noqa: E402
 from ui import i18n, presenters  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
-from ui.words import notice_text  # noqa: E402
+from ui.words import camera_text, notice_text  # noqa: E402
 
 COUNTDOWN = 2.0
 SPACE, BACKSPACE = 32, 8
@@ -263,3 +269,83 @@ def test_undos_question_holds_the_reveal_until_it_is_answered_or_withdrawn(
     tap(undo)
     assert table.session.log[-1] == Undo() and table.state.path[-1].card == "T9"
     assert notice_text(Undone(Draw("T11A"), 8)) in app.table_screen.status
+
+
+def test_the_last_rounds_summary_asks_for_no_card_out(
+    app: CompanionApp, clock: VirtualClock
+) -> None:
+    """Round 5 ends on a second hazard: its summary (before the final scores) says
+    nothing of taking a hazard out, there is no next round to take it out of."""
+    app.games.leave()
+    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    table = table_of(app)
+    for card in ("T3", "T4", "T5A", "T7A"):  # rounds 1 to 4: one card, everyone leaves
+        table.enter_card(card)
+        reveal(app, clock, (0, 1, 2))
+        assert app.sm is not None and app.sm.current == "round_end"
+        assert "out of the game" not in app.round_end_screen.todo  # nobody busted
+        tap(find_button(app.round_end_screen, "Show the table"))
+    assert table.state.round == 4 and table.state.phase is Phase.ROUND_OVER
+    table.enter_card("SNAKE1")
+    reveal(app, clock)
+    table.enter_card("SNAKE2")
+    frames(3)
+    assert table.state.phase is Phase.GAME_OVER and app.table_screen.holding
+    assert "out of the game" not in app.table_screen.extra
+    app.end_bust_hold()
+    frames(2)
+    assert app.sm.current == "round_end"
+    screen = app.round_end_screen
+    assert screen.heading == "Round 5 is over" and screen.button == "Final scores"
+    assert screen.todo == ""
+    assert screen.how == "Second snakes: everyone in the temple loses their gems."
+
+
+def test_after_the_game_the_status_line_asks_for_no_card(app: CompanionApp) -> None:
+    """The game of the test before is over: the virtual table's "tap Turn a card"
+    is gone from the table's status line."""
+    table = table_of(app)
+    assert table.state.phase is Phase.GAME_OVER
+    app.show_screen("table")
+    frames(2)
+    assert table.camera is CameraStatus.VIRTUAL
+    assert camera_text(CameraStatus.VIRTUAL) not in app.table_screen.status
+    assert app.table_screen.status == ""
+
+
+def test_a_notice_ends_with_a_change_of_language(app: CompanionApp, clock: VirtualClock) -> None:
+    app.games.leave()
+    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    table = table_of(app)
+    table.enter_card("T9")
+    key(BACKSPACE)
+    said = notice_text(Undone(Draw("T9")))
+    assert said in app.table_screen.status
+    app.choose_language("pl")
+    frames(2)
+    assert table.notice is None
+    assert notice_text(Undone(Draw("T9"))) not in app.table_screen.status  # nor in Polish
+    assert camera_text(CameraStatus.VIRTUAL) == app.table_screen.status
+    app.choose_language("en")
+
+
+def test_a_resumed_choice_says_who_chooses_again(app: CompanionApp) -> None:
+    """Presses are never stored (secret until the reveal): a game resumed in the
+    middle of a choice says that every seat due chooses again."""
+    app.games.leave()
+    app.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    table = table_of(app)
+    table.enter_card("T9")
+    assert app.controls.key("1") and app.controls.key("w")  # Ana and Bo have chosen
+    app.games.leave()  # the game stops (as at a power cut, nothing more is stored)
+    app.show_setup()
+    app.resume_game()
+    frames(2)
+    resumed = table_of(app)
+    assert resumed is not table and resumed.collector.chosen == frozenset()
+    said = notice_text(ChooseAgain(("Ana", "Bo", "Cy")))
+    assert said == (
+        "Resumed: choices pressed before the stop are not kept. Ana, Bo and Cy choose again."
+    )
+    assert said in app.table_screen.status
+    assert not any(r.chosen for r in app.table_screen.ids.seats.children)

@@ -20,7 +20,11 @@ one is open; what the docked keyboard covers is not on show):
 - fonts: text a player reads is at least 18 px; a column header
   (``HeaderLabel``, ``ColumnHeader``) or a chart's axis number at least 14 px;
 - touch: every button, path card, text field and keyboard key on show is at
-  least 48 px wide and high.
+  least 48 px wide and high;
+- lines (Japanese): every line break Kivy made in a label falls between two
+  of BudouX's phrases (or at a space), never inside a name, and no line
+  starts with a closing mark or a small kana, nor ends with an opening
+  bracket.
 
 Screenshots of every state with 4 and 8 seats: ``out/screenshots/screens/
 <lang>-<seats>-<nn>-<state>.png``, and ``summary.json`` beside them: how
@@ -80,6 +84,7 @@ STATES = (
     ("12-picker-entry", "picker"),
     ("13-picker-correction", "picker"),
     ("14-menu", "menu"),
+    ("14p-phones", "phones"),
     ("14l-round-log", "round_log"),
     ("14m-round-log-first-page", "round_log"),
     ("15-confirm-new-game", "confirm"),
@@ -104,7 +109,7 @@ STATES = (
     ("33-stats-groups", "stats"),
 )
 SCREENS = tuple(dict.fromkeys(screen for _state, screen in STATES))
-CHECKS = ("text", "font", "touch")
+CHECKS = ("text", "font", "touch", "lines")
 TIMEOUT_S = 150
 
 
@@ -174,6 +179,7 @@ FAILED = {
     "text": "texts not wholly visible",
     "font": "texts too small",
     "touch": "touch targets too small",
+    "lines": "Japanese lines broken inside a phrase or before a closing mark",
 }
 
 
@@ -334,14 +340,68 @@ def _cut(w: Any) -> tuple[str, Any, Any] | None:
         return (f"the word {broken!r} is broken", (measure.get_extents(broken)[0],
                 w.texture_size[1]), w.size)
     if one_line > room or "\n" in w.text.strip():
-        full = CoreLabel(text=w.text, text_size=(wrap_width, None), padding=tuple(w.padding),
-                         halign=w.halign, line_height=w.line_height, strip=w.strip, **_font(w))
+        # Laid out as the label lays it out (its own core label: Japanese by phrases).
+        full = type(w._label)(text=w.text, text_size=(wrap_width, None),
+                              padding=tuple(w.padding), halign=w.halign,
+                              line_height=w.line_height, strip=w.strip, **_font(w))
         full.refresh()
         if full.size[1] > w.texture_size[1] + 1:  # max_lines or the height dropped lines
             return "lines cut off", full.size, w.texture_size
     if w.texture_size[1] > w.height + 4:
         return "taller than its widget", w.texture_size, w.size
     return None
+
+
+def _japanese_breaks(w: Any) -> list[str]:
+    """Where a label broke its Japanese against the rules: inside one of
+    BudouX's phrases (not at a space) or a seat's name, or a line starting
+    with a closing mark or a small kana, or ending with an opening bracket.
+
+    Read from the lines Kivy laid out (the label's core label), against the
+    text the label was given (a ``FlowLabel``'s ``whole``, which it breaks
+    itself): each line is found in its paragraph in turn, and where a
+    paragraph goes on on the next line, that is a break.
+    """
+    import budoux
+
+    from ui.fonts import NO_LINE_END, NO_LINE_START, wide
+
+    source = str(getattr(w, "whole", "") or w.text)
+    if w.markup or not any(wide(c) for c in source):
+        return []
+    w.texture_update()
+    shown = ["".join(word.text for word in line.words).strip(" ")
+             for line in w._label._cached_lines]
+    parser = budoux.load_default_japanese_parser()
+    paragraphs = source.split("\n")
+    wrong: list[str] = []
+    p, pos = 0, 0
+    for text in shown:
+        if not text:
+            continue
+        while p < len(paragraphs) and not paragraphs[p][pos:].strip(" "):
+            p, pos = p + 1, 0  # that paragraph is done: this line starts the next
+        if p == len(paragraphs):
+            return [f"its lines are not its text: {shown!r}"]
+        para = paragraphs[p]
+        while para[pos] == " ":
+            pos += 1
+        if not para.startswith(text, pos):
+            return [f"its lines are not its text: {shown!r}"]
+        if pos > 0:  # the paragraph goes on: a break Kivy (or the label) made
+            phrases = parser.parse(para)
+            ends = {sum(len(ph) for ph in phrases[: i + 1]) for i in range(len(phrases))}
+            if para[pos] in NO_LINE_START:
+                wrong.append(f"a line starts with {para[pos]!r}: {text!r}")
+            elif para[pos - 1] in NO_LINE_END:
+                wrong.append(f"a line ends with {para[pos - 1]!r} before {text!r}")
+            elif any(0 < pos - para.find(n) < len(n) for n in NAMES if n in para):
+                wrong.append(f"a name broken: {para[:pos]!r} / {para[pos:]!r}")
+            elif pos not in ends and para[pos - 1] != " ":
+                wrong.append(f"broken inside a phrase: {para[:pos]!r} / {para[pos:]!r} "
+                             f"(phrases: {' / '.join(phrases)})")
+        pos += len(text)
+    return wrong
 
 
 def _ink(w: Any, box: Box) -> Box:
@@ -371,9 +431,9 @@ def _ink(w: Any, box: Box) -> Box:
     if not wrap_h:
         y0, y1 = ty + pad_bottom, ty + th - pad_top
     else:
-        full = CoreLabel(text=w.text, text_size=(wrap_w or None, None),
-                         padding=tuple(w.padding), halign=w.halign,
-                         line_height=w.line_height, strip=w.strip, **_font(w))
+        full = type(w._label)(text=w.text, text_size=(wrap_w or None, None),
+                              padding=tuple(w.padding), halign=w.halign,
+                              line_height=w.line_height, strip=w.strip, **_font(w))
         full.refresh()
         room_h = th - pad_top - pad_bottom
         content = min(room_h, float(full.content_height))
@@ -438,6 +498,9 @@ def inspect(root: Any, *, covers: tuple[Box, ...] = (),
     from kivy.uix.stencilview import StencilView
     from kivy.uix.textinput import TextInput
 
+    from ui.i18n import language
+
+    japanese = language() == "ja"
     window: Box = (0.0, 0.0, float(Window.width), float(Window.height))
     shown: list[tuple[Any, Box, Box]] = []  # widget, its box, what it is clipped to
 
@@ -531,6 +594,9 @@ def inspect(root: Any, *, covers: tuple[Box, ...] = (),
         if w.font_size < floor - 0.01:
             kind = "a header" if header else "text"
             fail("font", w, f"{kind} at {w.font_size:.1f} px, less than {floor:.0f}")
+        if japanese:
+            for why in _japanese_breaks(w):
+                fail("lines", w, why)
         cut = _cut(w)
         if cut is not None:
             why, need, have = cut
@@ -632,7 +698,15 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     countdown = 3.0
     clock = VirtualClock(0.0)
     games = Games(MemoryStore(), countdown=countdown, clock=clock)
-    app = CompanionApp(games, Controls())
+    from companion.inbox import Inbox
+    from companion.ports import direct
+    from ui.i18n import language
+    from web.phones import Phones
+
+    # The phones' pages on loopback, for the Phones window's state.
+    phones = Phones(Inbox(games, direct), direct, addresses=("127.0.0.1",), port=0,
+                    language=language)
+    app = CompanionApp(games, Controls(phones=phones, close=phones.close))
     app._run_prepare()
     _frames()
     shots = seats in SHOT_SEATS
@@ -640,7 +714,8 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     failures: list[dict[str, Any]] = []
     screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm",
                  "RoundLog": "round_log", "BotSeats": "bots", "ReviewPanel": "review",
-                 "PlayersWindow": "players", "RenamePlayer": "rename_player"}
+                 "PlayersWindow": "players", "RenamePlayer": "rename_player",
+                 "PhonesWindow": "phones"}
 
     def look(state: str) -> None:
         _frames(4, draw=True)
@@ -729,9 +804,10 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     clock.advance(countdown)
     assert table.tick()
     assert table.state.path[-1].card == "T5A"
-    table.press(0, Choice.TORCH)
-    table.press(1, Choice.TORCH)
-    assert not table.undo()  # two seats have chosen: tap Undo again
+    for seat in range(seats):
+        table.press(seat, Choice.TORCH)
+    assert not table.undo()  # every seat has chosen: tap Undo again; the reveal waits
+    assert table.asking and table.collector.countdown_left is None
     look("07-undo-warning")
     assert table.undo()
     look("08-undone")
@@ -764,6 +840,15 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.picker.dismiss(animation=False)
     app.open_menu()
     look("14-menu")
+    app.open_phones()  # from the menu: every seat's code, the watchers' one
+    assert app.phones_window is not None and app.menu is None
+    app.phones_window.switch()
+    assert phones.on, phones.error
+    app.phones_window.pick(seats - 1)  # the last seat's code, its longest name on show
+    look("14p-phones")
+    app.phones_window.switch()
+    app.phones_window.dismiss(animation=False)
+    assert not phones.on
     app.open_round_log()  # from the menu: the game card by card
     assert app.round_log_view is not None and app.menu is None
     look("14l-round-log")
@@ -791,11 +876,13 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     reveal()
     enter("SNAKE2")  # the second snakes: the round ends, and the table holds
     assert app.table_screen.holding and app.sm.current == "table"
+    assert table.enter_card("T1") and table.held == "T1"  # turned early: waits for the summary
     look("18-bust")
     app.end_bust_hold()
-    assert app.sm.current == "round_end"
+    assert app.sm.current == "round_end" and app.round_end_screen.notice
     look("19-round-end-bust")
-    app.show_screen("table")
+    assert table.undo() and table.held is None  # the waiting card goes back
+    app.close_round_end("table")
     look("20-table-round-over")
 
     # --- round 2: two leave together, the leftover stays on the path; all leave
@@ -811,12 +898,12 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
 
     # --- rounds 3 to 5: one card, everyone leaves
     for card in ("T7A", "T9", "T11A"):
-        app.show_screen("table")
+        app.close_round_end("table")
         enter(card)
         reveal(tuple(table.state.due))
     assert table.state.phase is Phase.GAME_OVER and app.sm.current == "round_end"
     look("23-round-5-summary")
-    app.show_screen("game_over")
+    app.close_round_end("game_over")
     look("24-game-over")
     app.open_review()
     assert app.review_view is not None

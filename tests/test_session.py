@@ -10,7 +10,13 @@ from helpers import lefts, play
 
 from companion.engine import Phase, Status
 from companion.events import Correct, Draw, Reveal, Start, Undo
-from companion.session import CorrectionRefused, LogError, NothingToUndo, Session
+from companion.session import (
+    CorrectionRefused,
+    LogError,
+    NothingToUndoError,
+    Session,
+    StaleCheck,
+)
 from incan_companion.commands.game import replay_log
 from incan_companion.errors import BadInput
 
@@ -25,7 +31,7 @@ def test_undo_takes_back_the_latest_event_and_is_repeatable() -> None:
     assert game.state.phase is Phase.CHOOSE
     game.apply(Undo())
     assert game.state.path == ()
-    with pytest.raises(NothingToUndo):
+    with pytest.raises(NothingToUndoError):
         game.apply(Undo())
     assert len(game.log) == 7  # start, 3 events, 3 undos: the refused undo is not logged
 
@@ -95,7 +101,7 @@ def test_correction_options_are_the_cards_that_fit() -> None:
 
 def test_preview_changes_nothing() -> None:
     game = play(3, "incan-gold", "T9")
-    after = game.preview(Reveal((0,)))
+    after = game.preview(Reveal((0,))).state
     assert after.seats[0].banked == 3
     assert game.state.seats[0].banked == 0
     assert len(game.log) == 2
@@ -212,3 +218,18 @@ def test_ids_are_read_case_insensitively_and_written_upper_case(tmp_path: Path) 
     path = write(tmp_path, START, {"event": "draw", "card": "t11a"})
     session = replay_log(path)
     assert session.state.path[0].card == "T11A"
+
+
+def test_a_checked_event_is_committed_as_it_was_checked() -> None:
+    game = play(3, "incan-gold", "T9")
+    checked = game.preview(Reveal((0,)))
+    assert game.commit(checked) is checked.state  # the rules ran once, in the check
+    assert game.state.seats[0].banked == 3 and game.log[-1] == Reveal((0,))
+    undo = game.preview(Undo())
+    assert game.commit(undo) is undo.state and game.log[-1] == Undo()
+    game.apply(Reveal((0,)))
+    stale = game.preview(Draw("T1"))
+    game.apply(Draw("T2"))  # the session moved on since the check
+    with pytest.raises(StaleCheck):
+        game.commit(stale)
+    assert game.log[-1] == Draw("T2") and [p.card for p in game.state.path] == ["T9", "T2"]

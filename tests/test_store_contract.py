@@ -12,6 +12,7 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from test_history_store import stored
 from test_stats import GAME_1, GAME_2
 
 from companion.events import Draw, Reveal, Start
@@ -46,14 +47,6 @@ def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EventStore
     made.close()
 
 
-def played(store: EventStore, start: Start, steps: tuple[str | list[int], ...]) -> int:
-    game = store.new_game(start)
-    store.link_players(game, start.seats)
-    for step in steps:
-        store.append(game, Reveal(tuple(step)) if isinstance(step, list) else Draw(step))
-    return game
-
-
 def by_name(store: EventStore) -> dict[str, int]:
     return {p.name: p.id for p in store.players()}
 
@@ -79,6 +72,9 @@ def test_an_unknown_game_is_the_cores_no_such_game(store: EventStore) -> None:
         store.session(7)
     with pytest.raises(NoSuchGameError):
         store.delete_game(7)
+    with pytest.raises(NoSuchGameError):
+        store.link_players(7, ("Ana", "Bo", "Cy"))
+    assert store.players() == []
     assert issubclass(NoSuchGameError, StoredDataError)
     assert issubclass(NoSuchGameError, LookupError)
 
@@ -103,14 +99,14 @@ def test_options_belong_to_their_game_and_settings_to_the_device(store: EventSto
 
 
 def test_players_come_most_recently_seated_first(store: EventStore) -> None:
-    played(store, Start(("Ana", "Bo", "Cy")), ())
-    played(store, Start(("Dee", "Bo", "Eli")), ())
+    stored(store, Start(("Ana", "Bo", "Cy")), ())
+    stored(store, Start(("Dee", "Bo", "Eli")), ())
     assert [p.name for p in store.players()] == ["Eli", "Dee", "Bo", "Cy", "Ana"]
     assert len({p.colour for p in store.players()}) == 5
 
 
 def test_a_rename_shows_in_the_history_and_a_taken_name_is_refused(store: EventStore) -> None:
-    played(store, START, GAME_1)
+    stored(store, START, GAME_1)
     ids = by_name(store)
     store.rename_player(ids["Ana"], "  Anna ")
     assert store.history()[0].players == ("Anna", "Bo", "Cy")
@@ -130,8 +126,8 @@ def test_a_rename_shows_in_the_history_and_a_taken_name_is_refused(store: EventS
 
 
 def test_a_merge_joins_two_spellings_and_refuses_two_people(store: EventStore) -> None:
-    played(store, Start(("Ana", "Bo", "Cy")), GAME_1)
-    played(store, Start(("Anna", "Bo", "Cy")), GAME_2)
+    stored(store, Start(("Ana", "Bo", "Cy")), GAME_1)
+    stored(store, Start(("Anna", "Bo", "Cy")), GAME_2)
     ids = by_name(store)
     with pytest.raises(MergeRefusedError):
         store.merge_players(ids["Ana"], ids["Bo"])
@@ -159,16 +155,16 @@ def test_the_refusals_are_values_errors_of_the_core() -> None:
 
 def test_the_unfinished_game_is_the_newest_not_over(store: EventStore) -> None:
     assert store.unfinished() is None
-    done = played(store, START, GAME_1)
+    done = stored(store, START, GAME_1)
     assert store.session(done).state.phase.value == "game_over"
     assert store.unfinished() is None
-    current = played(store, START, ("T9",))
-    played(store, START, GAME_2)
+    current = stored(store, START, ("T9",))
+    stored(store, START, GAME_2)
     assert store.unfinished() == current
 
 
 def test_history_reads_a_page_newest_first_and_forgets_a_deleted_game(store: EventStore) -> None:
-    made = [played(store, Start((f"A{i}", "Bo", "Cy")), ("T9",)) for i in range(5)]
+    made = [stored(store, Start((f"A{i}", "Bo", "Cy")), ("T9",)) for i in range(5)]
     store.set_option(made[3], "hidden_tents", "1")
     page = store.history(1, 2)
     assert [g.game for g in page] == [made[3], made[2]]

@@ -15,6 +15,8 @@ from companion.notices import (
     CameraStatus,
     CannotCome,
     CardHeld,
+    ChooseAgain,
+    Corrected,
     Failed,
     GameIsOver,
     HeldDropped,
@@ -411,6 +413,30 @@ def test_a_power_cut_loses_nothing_on_screen(tmp_path: Path, clock: VirtualClock
     store.close()
 
 
+def test_choices_pressed_before_a_power_cut_are_said_to_be_gone(
+    tmp_path: Path, clock: VirtualClock
+) -> None:
+    path = tmp_path / "games.sqlite"
+    store = Store(path)
+    table = new_table(store, clock, seats=4)
+    table.scan("T9")
+    assert table.press(0, CAMP) and table.press(2, TORCH)  # then the power goes
+    again = Store(path)
+    resumed = Table.resume(again, table.game, clock=clock)
+    assert resumed.collector.chosen == frozenset()  # never stored: secret until the reveal
+    assert resumed.notice is not None
+    assert resumed.notice.reason == ChooseAgain(("Ana", "Bo", "Cy", "Dee"))
+    assert notice_text(resumed.notice.reason) == (
+        "Resumed: choices pressed before the stop are not kept. Ana, Bo, Cy and Dee choose again."
+    )
+    assert resumed.press(0, TORCH) and resumed.notice is None
+    choose(resumed, clock, TORCH, TORCH, TORCH, TORCH)
+    assert resumed.state.phase is Phase.DRAW  # no choice due: a resume now says nothing
+    assert Table.resume(again, table.game, clock=clock).notice is None
+    again.close()
+    store.close()
+
+
 def test_a_broken_listener_does_not_stop_the_game(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     seen: list[int] = []
@@ -439,6 +465,76 @@ def test_one_notification_per_reveal_with_a_held_card(store: Store, clock: Virtu
     clock.now += 2
     table.tick()
     assert paths == [2]  # the screen never shows the in-between state
+
+
+def test_one_notification_and_one_setting_of_the_leds_per_event(
+    store: Store, clock: VirtualClock
+) -> None:
+    """Each call from outside is heard of once, if it changed anything: the seat
+    LEDs (a real panel on gpiozero's mock pins) are set once per event."""
+    from collections.abc import Callable, Collection
+
+    from companion.games import Games
+    from hardware.fake import MockSeats
+    from hardware.pins import DEFAULT_PINS
+
+    class CountedSeats(MockSeats):
+        sets = 0
+
+        def set_leds(self, lit: Collection[int]) -> None:
+            self.sets += 1
+            super().set_leds(lit)
+
+    seats = CountedSeats(DEFAULT_PINS[:3], on_press=lambda seat, choice: None, clock=clock)
+    games = Games(store, countdown=2.0, clock=clock, lights=seats)
+    table = games.new_game(Start(("Ana", "Bo", "Cy")))
+    heard: list[int] = []
+    table.listen(lambda t: heard.append(len(t.session.log)))
+
+    def counts(call: Callable[[], object]) -> tuple[int, int]:
+        """Notifications and LED settings during ``call``."""
+        before = (len(heard), seats.sets)
+        call()
+        return len(heard) - before[0], seats.sets - before[1]
+
+    assert counts(lambda: table.scan("T9")) == (1, 1)  # drawn, the collector opened: one change
+    assert counts(lambda: table.scan("T9")) == (0, 0)  # still lying there: nothing happened
+    assert counts(lambda: table.press(0, CAMP)) == (1, 1) and seats.lit() == {0}
+    assert counts(lambda: table.press(0, CAMP)) == (0, 0)  # the same choice again
+    assert counts(lambda: table.press(1, TORCH)) == (1, 1)
+    assert counts(lambda: table.scan("T1")) == (1, 1)  # held for the reveal
+    assert counts(lambda: table.press(2, TORCH)) == (1, 1)  # the countdown starts
+    clock.now += 1.0
+    assert counts(lambda: table.tick()) == (0, 0)
+    clock.now += 1.0
+    assert counts(lambda: table.tick()) == (1, 1)  # the reveal and the held card: one change
+    assert [p.card for p in table.state.path] == ["T9", "T1"] and seats.lit() == frozenset()
+    assert counts(lambda: table.undo()) == (1, 1)
+    assert counts(lambda: table.correct(0, "T11A")) == (1, 1)
+    assert counts(lambda: table.say(NothingToUndo())) == (1, 1)
+    games.close()
+    seats.close()
+
+
+def test_the_rules_run_once_per_card(
+    store: Store, clock: VirtualClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A card is checked, stored, then applied: the check's state is the one
+    applied, the rules are not run a second time."""
+    from companion import session
+
+    played: list[object] = []
+    play = session._play
+
+    def counted(state: engine.State, move: Draw | Reveal) -> engine.State:
+        played.append(move)
+        return play(state, move)
+
+    monkeypatch.setattr(session, "_play", counted)
+    table = new_table(store, clock)
+    assert table.scan("T9") and played == [Draw("T9")]
+    choose(table, clock, TORCH, TORCH, CAMP)
+    assert played == [Draw("T9"), Reveal((2,))]
 
 
 def test_notices_are_bounded(store: Store, clock: VirtualClock) -> None:
@@ -553,3 +649,56 @@ def test_undos_question_holds_the_reveal(store: Store, clock: VirtualClock) -> N
     assert table.collector.countdown_left == 2.0
     clock.now += 2.0
     assert table.tick() and stored(store, table)[-1] == Reveal((1,))
+
+
+def test_a_notice_ends_with_the_next_thing_the_table_does(
+    store: Store, clock: VirtualClock
+) -> None:
+    table = new_table(store, clock)
+    table.scan("T9")
+    assert table.undo() and table.notice is not None
+    assert table.notice.reason == Undone(Draw("T9"))
+    table.scan("T9")
+    assert table.notice is None  # a card turned
+    assert not table.scan("T9X") and table.notice is not None  # not a card: said
+    assert table.press(0, TORCH)
+    assert table.notice is None  # a seat's press
+    table.press(1, TORCH)
+    table.press(2, TORCH)
+    table.scan("SNAKE1")
+    clock.now += 2.0
+    assert table.tick()  # the reveal: the held card is on the path, nothing waits
+    assert table.notice is None
+    assert table.undo() and table.notice is not None
+    table.moved_on()  # what the core does not see (a change of language)
+    assert table.notice is None
+    table.scan("SNAKE1")
+    choose(table, clock, TORCH, TORCH, TORCH)
+    assert not table.scan("T9") and table.notice is not None  # on the path already
+    table.scan("SNAKE2")
+    assert table.state.phase is Phase.ROUND_OVER
+    table.say(NothingToUndo())
+    table.show_round_end()  # a round's end: what was said in the round is over
+    assert table.notice is None
+
+
+def test_a_correction_says_what_it_changed(store: Store, clock: VirtualClock) -> None:
+    table = new_table(store, clock, seats=4)
+    table.scan("T11A")
+    choose(table, clock, CAMP, TORCH, TORCH, TORCH)  # Ana leaves with 2 + 3 = 5
+    table.scan("SNAKE1")
+    assert table.correct(1, "T9")  # the second card was a treasure 9: 3 each
+    assert table.notice is not None
+    assert table.notice.reason == Corrected(1, "SNAKE1", "T9", (("Bo", 2, 5), ("Cy", 2, 5),
+                                                               ("Dee", 2, 5)))
+    assert notice_text(table.notice.reason) == (
+        "Card 2: snakes → treasure 9; Bo, Cy and Dee: hands 2 → 5"
+    )
+    assert table.correct(0, "T14")  # 14: 3 each and 2 left, Ana's tent 3 + 2 as before
+    assert table.notice.reason == Corrected(0, "T11A", "T14", (("Bo", 5, 6), ("Cy", 5, 6),
+                                                              ("Dee", 5, 6)))
+    assert table.correct(0, "SNAKE2")  # nothing to share: Ana leaves with nothing
+    assert notice_text(table.notice.reason) == (
+        "Card 1: treasure 14 → snakes; Bo, Cy and Dee: hands 6 → 3; Ana: tent 5 → 0"
+    )
+    assert not table.correct(5, "T1") and not isinstance(table.notice.reason, Corrected)

@@ -74,7 +74,7 @@ def test_the_odds_panel_in_words() -> None:
     state = play(3, "incan-gold", "SNAKE1", [], "SPIDER1").state
     assert odds_text(state) == (
         "Next card busts: 4/29 (14 %): snakes 2/29, spiders 2/29\n"
-        "29 cards and 124 gems left; a treasure gives each of 3 about 2.3"
+        "29 cards and 124 gems left; a treasure gives each of the 3 about 2.3"
     )
     try:
         i18n.set_language("pl")  # a decimal comma where the language writes one
@@ -108,3 +108,22 @@ def test_the_round_log_follows_undo_and_correction() -> None:
     assert round_log(session.moves, session.states)[-1] == "Busted: Bo (lost 3), Cy (lost 3)"
     session.apply(Undo())  # and the second snakes too
     assert round_log(session.moves, session.states)[-1] == "Everyone goes on."
+
+
+def test_the_round_log_is_a_round_a_page_and_opens_on_the_round_on_the_table() -> None:
+    from ui.presenters import LogPage, round_log_pages
+
+    long_round: list[str | list[int]] = []
+    for card in ("T1", "T2", "T3", "T4", "T5A", "T5B"):  # two lines a card: 12 lines
+        long_round += [card, []]
+    session = play(3, "incan-gold", *long_round, "T7A", [0, 1, 2], "SNAKE1")
+    pages = round_log_pages(session.moves, session.states, 8)
+    assert [(p.heading, len(p.lines)) for p in pages] == [
+        ("Round 1", 6), ("Round 1", 8), ("Round 2", 1)  # a long round: its heading again
+    ]
+    assert pages[-1] == LogPage(
+        "Round 2", ("Snakes: nothing happens yet; a second one ends the round.",)
+    )
+    assert pages[1].lines[-1] == "Ana, Bo and Cy leave: 3 each from the path."  # 9 left
+    start = play(3, "incan-gold")  # nothing played yet: the round, and no line
+    assert round_log_pages(start.moves, start.states, 8) == (LogPage("Round 1", ()),)

@@ -172,6 +172,10 @@ def test_touch_a_path_card_pick_another_and_the_numbers_change(app: CompanionApp
         "15 split 5 ways: 3 each."
     )
     assert seat_texts(app)[0] == ("Ana", "3", "0")
+    # What the correction changed is said, as undo says what it took back.
+    assert screen.status.endswith(
+        " · Card 1: treasure 11 → treasure 15; Ana, Bo, Cy, Dee and Eli: hands 2 → 3"
+    )
 
 
 def test_undo_button_takes_back_the_correction(app: CompanionApp) -> None:

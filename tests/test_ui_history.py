@@ -145,7 +145,7 @@ def test_statistics_screen_shows_each_players_figures(app: CompanionApp) -> None
     assert (screen.ids.row0.player, screen.ids.row0.figures) == (
         "Annie", "1 game · 1 win (100%) · mean 22 · best 22",
     )  # fmt: skip
-    assert screen.ids.row0.rounds == "busted in 0% of rounds · 4.4 gems a round · 0 artifacts"
+    assert screen.ids.row0.rounds == "busted in 0% of rounds · gems a round: 4.4 · 0 artifacts"
     assert screen.ids.row0.against == "Against: Bo 1-0-0, Cy 1-0-0"
     assert screen.ids.chart.series == [[22], [16]]
     assert screen.can_later and not screen.can_earlier

@@ -35,6 +35,18 @@ NAMES = ("Zofia", "Íñigo", "さくら", "Bo")
 
 
 
+def shown_texts(root: Any) -> list[str]:
+    """The texts of the widgets on show under ``root`` (none hidden, none of no width)."""
+    def shown(w: Any) -> bool:
+        while w is not None and w is not root:
+            if w.opacity <= 0 or w.width <= 0:
+                return False
+            w = w.parent
+        return True
+
+    return [w.text for w in root.walk() if isinstance(getattr(w, "text", None), str) and shown(w)]
+
+
 def in_dialog(app: CompanionApp, text: str) -> Any:
     """A button of the dialog on top (a confirm question above the menu)."""
     return find_button(app.root_window.children[0], text)
@@ -88,11 +100,36 @@ def test_the_sound_settings_are_kept(app: CompanionApp, store: MemoryStore) -> N
     assert app.menu is not None
     tap(find_button(app.menu, "−"))  # noqa: RUF001 (the minus sign on the button)
     assert app.sounds.volume == pytest.approx(0.6)
-    tap(find_button(app.menu, "Sound off"))
+    assert "Volume 60 %" in shown_texts(app.menu)  # what is, beside what it does
+    tap(find_button(app.menu, "Turn off"))
     assert app.sounds.muted
+    assert "Muted" in shown_texts(app.menu)
     assert app.games.sound(1.0, False) == (0.6, True)  # what the next start uses
-    tap(find_button(app.menu, "Sound on"))
+    tap(find_button(app.menu, "Turn on"))
     assert not app.sounds.muted
+
+
+def test_with_no_audio_output_the_menu_offers_no_volume(app: CompanionApp) -> None:
+    """This window has no audio output (no sound device under the tests): the
+    real sound board finds that out, and the menu says so instead of a volume."""
+    from ui.sound import SoundBoard
+
+    assert app.menu is not None
+    board = SoundBoard(volume=0.8)
+    assert not board.available
+    kept, app.sounds = app.sounds, board
+    try:
+        app.open_menu()
+        frames(2)
+        menu = app.menu
+        assert menu is not None and not menu.sound_out
+        texts = shown_texts(menu)
+        assert "No audio output found" in texts
+        assert not any(t.startswith("Volume") or t in ("Turn off", "−", "+") for t in texts), texts  # noqa: RUF001
+    finally:
+        app.sounds = kept
+        app.open_menu()
+        frames(2)
 
 
 def test_a_new_game_asks_first_and_keeps_the_game(app: CompanionApp) -> None:
@@ -137,7 +174,7 @@ def test_the_odds_panel_is_chosen_in_the_menu_and_kept(app: CompanionApp) -> Non
     # 31 cards in round 1, SNAKE1 turned: 30 left, two snakes among them.
     assert app.table_screen.extra.splitlines()[-2:] == [
         "Next card busts: 1/15 (7 %): snakes 1/15",
-        "30 cards and 124 gems left; a treasure gives each of 4 about 1.6",  # 24 / 15
+        "30 cards and 124 gems left; a treasure gives each of the 4 about 1.6",  # 24 / 15
     ]
     tap(find_button(app.menu, "Hide"))
     frames(2)
@@ -154,12 +191,13 @@ def test_the_round_log_opens_from_the_menu(app: CompanionApp) -> None:
     tap(find_button(app.menu, "Round log"))
     view = app.round_log_view
     assert view is not None and app.menu is None
-    shown = view.ids.page.children[-1]
+    heading, shown = view.ids.page.children[-1], view.ids.page.children[-2]
     frames(2)
-    assert shown.text.splitlines() == [
-        "Round 1", "Snakes: nothing happens yet; a second one ends the round."
-    ]
-    assert shown.texture_size[1] > 40  # drawn, two lines
+    # The round is a heading of its own (bold, gold, larger), not one more line.
+    assert heading == view.ids.log_heading and heading.text == "Round 1" and heading.bold
+    assert heading.font_size > shown.font_size and heading.color != shown.color
+    assert shown.text.splitlines() == ["Snakes: nothing happens yet; a second one ends the round."]
+    assert shown.texture_size[1] > 20  # drawn
     tap(find_button(view, "Back to the game"))
 
 

@@ -9,7 +9,7 @@ import pytest
 from helpers import play
 
 from companion.engine import Phase
-from companion.notices import CameraStatus, NotACard
+from companion.notices import CameraStatus, Corrected, NotACard
 from ui.presenters import (
     ARTIFACT_BG,
     HAZARD_BG,
@@ -130,7 +130,7 @@ def test_an_artifact_taken_by_a_lone_leaver() -> None:
     assert v.path[0].note == "Ana took it"
     assert v.path[0].faded
     assert v.seats[0].artifacts == "5"
-    assert v.event == "Ana leaves: 0 from the path, and takes the artifact worth 5."
+    assert v.event == "Ana leaves: no gems from the path, and takes the artifact worth 5."
 
 
 def test_status_line_joins_camera_held_card_and_notice() -> None:
@@ -297,3 +297,12 @@ def test_the_review_view_says_choices_and_luck_with_their_signs() -> None:
         ("\u25c6 Bo", "0", "+2.3", "\u22124.4"),
         ("Cy", "0", "+2.3", "\u22124.4"),
     ]
+
+
+def test_a_correction_says_no_tent_when_tents_are_hidden() -> None:
+    s = play(3, "incan-gold", "T9", [0]).state
+    said = Corrected(0, "T11A", "T9", (("Bo", 3, 3),), (("Ana", 3, 5),))
+    shown = table_view(s, notice=said).status
+    assert shown == "Card 1: treasure 11 → treasure 9; Bo: hand 3 → 3; Ana: tent 3 → 5"
+    hidden = table_view(s, notice=said, hidden_tents=True).status
+    assert hidden == "Card 1: treasure 11 → treasure 9; Bo: hand 3 → 3"

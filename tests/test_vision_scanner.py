@@ -28,7 +28,7 @@ from vision.sources import (
     VirtualTable,
     open_source,
 )
-from vision.tracker import CardPlaced, NotACard, TwoCards
+from vision.tracker import CardPlaced, ForeignPlaced, TwoCards
 
 WAIT = 20.0  # generous upper bound for a thread to do its work; never a speed check
 
@@ -362,7 +362,7 @@ def test_scanner_events_carry_what_the_tracker_said() -> None:
     for _ in range(10):
         events += sc.process(table.next_image())
     assert [e.card for e in events if isinstance(e, CardPlaced)] == ["T7B"]
-    assert not any(isinstance(e, NotACard) for e in events)
+    assert not any(isinstance(e, ForeignPlaced) for e in events)
 
 
 class Published(FrameSource):

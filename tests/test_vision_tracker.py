@@ -6,7 +6,7 @@ from collections.abc import Iterable, Sequence
 
 import pytest
 
-from vision.tracker import LEAVE, CardPlaced, Event, NotACard, Tracker, TwoCards
+from vision.tracker import LEAVE, CardPlaced, Event, ForeignPlaced, Tracker, TwoCards
 
 
 def run(frames: Iterable[Sequence[str]], tracker: Tracker | None = None) -> list[Event]:
@@ -93,13 +93,13 @@ def test_foreign_codes_give_one_notice_per_appearance() -> None:
         events += t.step([], [])
     events += t.step([], ["https://example.com"])
     url = "https://example.com"
-    assert events == [NotACard(url, 0), NotACard(url, 20 + LEAVE)]
+    assert events == [ForeignPlaced(url, 0), ForeignPlaced(url, 20 + LEAVE)]
 
 
 def test_a_foreign_code_beside_a_card_does_not_hide_the_card() -> None:
     t = Tracker()
     events = t.step(["T14"], ["IG:T12"]) + t.step(["T14"], ["IG:T12"])
-    assert events == [NotACard("IG:T12", 0), CardPlaced("T14", 1)]
+    assert events == [ForeignPlaced("IG:T12", 0), CardPlaced("T14", 1)]
 
 
 def test_duplicate_reads_in_one_frame_count_once() -> None:

@@ -130,7 +130,7 @@ class CompanionApp(App):
         self.screenshot_path = screenshot
         self.sm: ScreenManager | None = None
         self.picker: Any = None
-        self._phase: Phase | None = None
+        self._phase: tuple[int, Phase] | None = None  # the round and phase on show
         self._countdown_shown = ""
         # -1: in the frame that asked for it, not the next one (a whole frame sooner)
         self._refresh = Clock.create_trigger(self.refresh, -1)
@@ -148,6 +148,7 @@ class CompanionApp(App):
         self._past: tuple[Played, Session] | None = None
         self._players: tuple[Player, ...] = ()
         self.players_window: Any = None
+        self.phones_window: Any = None
 
     # --- building -----------------------------------------------------------------
 
@@ -270,6 +271,10 @@ class CompanionApp(App):
             _log.warning("language %r is not available", code)
             return
         self.games.remember_language(i18n.language())
+        if self.controls.phones is not None:
+            self.controls.phones.publish()  # the pages' default language
+        if self.table is not None:
+            self.table.moved_on()  # what was said is not said again in the new words
         if self.picker is not None:
             self.picker.dismiss()
         if self.menu is not None:
@@ -311,6 +316,8 @@ class CompanionApp(App):
     def attach(self, table: Table) -> None:
         """Show ``table`` and follow its changes (a new or resumed game)."""
         table.listen(lambda t: self._refresh())
+        if self.controls.phones is not None:
+            self.controls.phones.follow(table)  # a new game: new seat links
         self._phase = None
         self.refresh()
 
@@ -336,7 +343,8 @@ class CompanionApp(App):
 
     def _show(self, table: Table) -> None:
         state = table.state
-        arrived = state.phase is not self._phase
+        # The round too: a round can end before the screen saw it begin.
+        arrived = (state.round, state.phase) != self._phase
         # A round's end reached by an undo (of the next round's first card) was
         # seen already: the table shows it, without its bust or its summary again.
         again = isinstance(table.session.log[-1], Undo)
@@ -349,6 +357,7 @@ class CompanionApp(App):
             hidden_tents=self.hidden_tents,
             due=c.due,
             chosen=c.chosen,
+            waiting=c.waiting_for,
             countdown=c.countdown_left,
             held=table.held,
             camera=table.camera,
@@ -360,6 +369,10 @@ class CompanionApp(App):
             ending=table.ending,
             asking=table.asking,
         )
+        if self.controls.phones is not None:
+            from ui.phones import with_phones
+
+            view = with_phones(view, self.controls.phones, notice.reason if notice else None)
         tick = tick_cue(self._countdown_shown, view.countdown)
         if tick is not None:
             self.sounds.play(tick)
@@ -378,7 +391,7 @@ class CompanionApp(App):
         if arrived:
             # Follow the game to the screen of its phase, once per change, so a
             # player can still look back at the table after a round ended.
-            self._phase = state.phase
+            self._phase = (state.round, state.phase)
             if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER) or again:
                 self._hold(None)
                 self.show_screen("table")
@@ -583,15 +596,8 @@ class CompanionApp(App):
         self.show_screen("past_game")
 
     def open_past_round_log(self) -> None:
-        from ui.menu import RoundLog
-
-        if self._past is None:
-            return
-        session = self._past[1]
-        log = RoundLog(presenters.round_log(session.moves, session.states))
-        log.bind(on_dismiss=lambda *a: setattr(self, "round_log_view", None))
-        log.open(animation=False)
-        self.round_log_view = log
+        if self._past is not None:
+            self._open_round_log(self._past[1])
 
     def resume_past_game(self) -> None:
         if self._past is None:
@@ -736,7 +742,7 @@ class CompanionApp(App):
         self.menu = GameMenu(
             rules_text=presenters.rules_reminder(rules),
             volume=self.sounds.volume, muted=self.sounds.muted, in_game=table is not None,
-            odds=self.show_odds,
+            odds=self.show_odds, sound_out=self.sounds.available,
         )
         self.menu.bind(on_dismiss=lambda *a: setattr(self, "menu", None))
         self.menu.open(animation=False)
@@ -760,17 +766,31 @@ class CompanionApp(App):
 
     def open_round_log(self) -> None:
         """The game card by card, from its moves (undo and corrections resolved)."""
-        from ui.menu import RoundLog
-
         table = self.table
         if table is None:
             return
         self._close_menu()
-        session = table.session
-        log = RoundLog(presenters.round_log(session.moves, session.states))
+        self._open_round_log(table.session)
+
+    def _open_round_log(self, session: Session) -> None:
+        from ui.menu import LOG_PAGE, RoundLog
+
+        log = RoundLog(presenters.round_log_pages(session.moves, session.states, LOG_PAGE))
         log.bind(on_dismiss=lambda *a: setattr(self, "round_log_view", None))
         log.open(animation=False)
         self.round_log_view = log
+
+    def open_phones(self) -> None:
+        """The menu's Phones: a QR code for each seat's phone and one for watchers."""
+        from ui.phones import PhonesWindow
+
+        self._close_menu()
+        if self.controls.phones is None:
+            return
+        window = PhonesWindow(self.controls.phones, self.table)
+        window.bind(on_dismiss=lambda *a: setattr(self, "phones_window", None))
+        window.open(animation=False)
+        self.phones_window = window
 
     def _confirm(self, question: str, yes: str, on_yes: Callable[[], None]) -> None:
         from ui.menu import Confirm
@@ -800,6 +820,8 @@ class CompanionApp(App):
     def _leave(self, *, abandon: bool) -> None:
         self._close_menu()
         self.games.leave(abandon=abandon)
+        if self.controls.phones is not None:
+            self.controls.phones.follow(None)
         self._phase = None
         self._hold(None)
         self._cue_state = (None, None)
@@ -816,6 +838,8 @@ class CompanionApp(App):
         self.games.remember_odds(shown)
         if self.menu is not None:
             self.menu.odds = shown
+        if self.controls.phones is not None:
+            self.controls.phones.publish()
         self.refresh()
 
     def set_sound(self, volume: float, muted: bool) -> None:

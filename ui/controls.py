@@ -7,8 +7,40 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Protocol
 
-__all__ = ["Controls"]
+from companion.table import Table
+
+__all__ = ["Controls", "PhoneLinks", "PhonesControl"]
+
+
+class PhoneLinks(Protocol):
+    """The links the Phones window shows as QR codes."""
+
+    @property
+    def watch(self) -> str: ...  # "" while the pages are off
+
+    @property
+    def seats(self) -> tuple[tuple[str, str], ...]: ...  # (name, link) per seat
+
+
+class PhonesControl(Protocol):
+    """The phones' pages as the screens drive them (``web.phones.Phones``)."""
+
+    @property
+    def on(self) -> bool: ...
+
+    error: str  # why they are off after a failure, else ""
+
+    def switch(self, on: bool) -> bool: ...
+
+    def repair(self) -> None: ...
+
+    def follow(self, table: Table | None) -> None: ...
+
+    def publish(self) -> None: ...
+
+    def links(self) -> PhoneLinks: ...
 
 
 def _no_key(name: str) -> bool:
@@ -31,7 +63,7 @@ class Controls:
     ``camera``: whether a camera (real or virtual) reads the cards.
     ``start``: what the first screen did not wait for (the camera); the app
     calls it once, after its first frame, and goes on with the controls it
-    returns.
+    returns. ``phones``: the LAN pages for phones (None: not built).
     """
 
     key: Callable[[str], bool] = _no_key
@@ -40,3 +72,4 @@ class Controls:
     camera: bool = False
     close: Callable[[], None] = _nothing
     start: Callable[[], Controls] | None = None
+    phones: PhonesControl | None = None

@@ -10,15 +10,25 @@ Sans CJK and Droid Sans Fallback are not enough.
 Call :func:`register_fonts` once at app start, after Kivy's options are set
 and before the first label is drawn. Every ``Label``/``Button``/``TextInput``
 that keeps the default ``font_name`` (``"Roboto"``) then draws with it.
+
+Japanese lines: Kivy breaks a line at a space, and a run of text with no
+space (a Japanese sentence) anywhere at all, "もう一度" as "も/う一度" and
+"ください。" as "くださ/い。". :func:`japanese_lines` breaks it where a
+reader expects, between the phrases BudouX finds (Google's phrase segmenter,
+``budoux`` on PyPI), never before a closing mark or a small kana (kinsoku);
+:func:`register_fonts` makes every Kivy label wrap its Japanese that way
+(:func:`install_line_breaks`).
 """
 
 from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from ui.i18n import language
 
@@ -111,6 +121,7 @@ def register_fonts() -> FontFiles | None:
     global _registered
     from kivy.core.text import DEFAULT_FONT, LabelBase
 
+    install_line_breaks()
     font = ui_font(language())
     if font is None:
         _log.error(
@@ -137,3 +148,156 @@ def register_fonts() -> FontFiles | None:
 def registered() -> FontFiles | None:
     """The font :func:`register_fonts` made the default, if any."""
     return _registered
+
+
+# --- Japanese lines ---------------------------------------------------------------
+
+# No line starts with a closing mark or a small kana, none ends with an
+# opening bracket (kinsoku shori).
+NO_LINE_START = frozenset(
+    "、。，．,.・：；？！?!ー」』）)】〉》〕］｝〙〗〟’”ゝゞヽヾ々"  # noqa: RUF001 (Japanese marks)
+    "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ…‥"
+)
+NO_LINE_END = frozenset("「『（(【〈《〔［｛〘〖〝‘“")  # noqa: RUF001 (Japanese brackets)
+
+
+def wide(c: str) -> bool:
+    """Whether ``c`` is a Japanese (or other fullwidth) character."""
+    return "\u2e80" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" or "\uff00" <= c <= "\uffef"
+
+
+@lru_cache(maxsize=1)
+def _parser() -> Any:
+    import budoux  # loaded with the first Japanese line: 0.1 s at start otherwise
+
+    return budoux.load_default_japanese_parser()
+
+
+# Names a line never breaks inside (the seats' names: BudouX does not know
+# them, and would cut "渡辺みなみ子" as "渡辺みな/み子"); the latest ones kept.
+_whole: dict[str, None] = {}
+_WHOLE_KEPT = 64
+
+
+def keep_whole(words: Iterable[str]) -> None:
+    """Never break a line inside any of ``words`` (players' names)."""
+    for word in words:
+        if len(word) > 1:
+            _whole.pop(word, None)
+            _whole[word] = None
+    while len(_whole) > _WHOLE_KEPT:
+        del _whole[next(iter(_whole))]
+
+
+def phrases(paragraph: str) -> tuple[str, ...]:
+    """``paragraph`` cut where a line may break: between BudouX's phrases and
+    after a space, never before a closing mark or a small kana, never after
+    an opening bracket, never inside a word of :func:`keep_whole`. Joined,
+    they are ``paragraph``."""
+    kept = frozenset(w for w in _whole if w in paragraph)
+    return _phrases(paragraph, kept)
+
+
+@lru_cache(maxsize=4096)
+def _phrases(paragraph: str, kept: frozenset[str]) -> tuple[str, ...]:
+    units: list[str] = []
+    for chunk in _parser().parse(paragraph):
+        start = 0
+        for i, c in enumerate(chunk):  # a space is a break too: Latin words, after a "?"
+            if c == " " and i + 1 < len(chunk) and chunk[i + 1] != " ":
+                units.append(chunk[start : i + 1])
+                start = i + 1
+        units.append(chunk[start:])
+    inside: set[int] = set()  # offsets inside a kept word: no break there
+    for word in kept:
+        start = paragraph.find(word)
+        while start >= 0:
+            inside.update(range(start + 1, start + len(word)))
+            start = paragraph.find(word, start + 1)
+    glued: list[str] = []
+    at = 0
+    for unit in units:
+        if glued and (unit[0] in NO_LINE_START or glued[-1][-1] in NO_LINE_END or at in inside):
+            glued[-1] += unit
+        else:
+            glued.append(unit)
+        at += len(unit)
+    return tuple(glued)
+
+
+def japanese_lines(text: str, room: float, width: Callable[[str], float]) -> str:
+    """``text`` with line breaks where a Japanese reader expects them: as many
+    whole :func:`phrases` on a line as fit ``room`` (``width`` measures a
+    line in the label's font), spaces at a break dropped. A phrase wider
+    than a whole line is broken by characters, still never before a closing
+    mark. Text without Japanese is returned as it is."""
+    if room <= 0 or not any(wide(c) for c in text):
+        return text
+    out: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for unit in phrases(paragraph):
+            if line and width((line + unit).rstrip(" ")) <= room:
+                line += unit
+                continue
+            if line:
+                out.append(line.rstrip(" "))
+                unit = unit.lstrip(" ")
+            line = unit
+            while width(line.rstrip(" ")) > room and len(line) > 1:  # a phrase too wide
+                cut = len(line) - 1
+                while cut > 1 and width(line[:cut]) > room:
+                    cut -= 1
+                while cut > 1 and (line[cut] in NO_LINE_START or line[cut - 1] in NO_LINE_END):
+                    cut -= 1
+                out.append(line[:cut].rstrip(" "))
+                line = line[cut:].lstrip(" ")
+        out.append(line.rstrip(" "))
+    return "\n".join(out)
+
+
+_installed_breaks = False
+
+
+def install_line_breaks() -> None:
+    """Make every Kivy label that wraps (``text_size`` with a width) break its
+    Japanese by :func:`japanese_lines` while the table speaks Japanese.
+
+    Kivy's ``Label`` makes its text with the class ``kivy.uix.label.CoreLabel``;
+    that name is given a subclass of Kivy's own text provider whose layout
+    first puts the phrase breaks in, measured by that label's font. The
+    label's ``text`` is untouched. Safe to call more than once.
+    """
+    global _installed_breaks
+    if _installed_breaks:
+        return
+    import kivy.uix.label as label_module
+
+    provider = label_module.CoreLabel
+
+    class PhraseLabel(provider):  # type: ignore[misc, valid-type]
+        __doc__ = f"Kivy's {provider.__name__}, Japanese broken at phrases (ui.fonts)."
+        text: str  # Kivy's own property, typed for us (an annotation only)
+
+        def render(self, real: bool = False) -> Any:
+            text: str = self.text
+            wrapped = self.phrase_lines(text)
+            if wrapped == text:
+                return super().render(real)
+            self.text = wrapped
+            try:
+                return super().render(real)
+            finally:
+                self.text = text
+
+        def phrase_lines(self, text: str) -> str:
+            uw = self._text_size[0]
+            if not uw or self.options["shorten"] or language() != "ja":
+                return text
+            pad_left, _top, pad_right, _bottom = self.options["padding"]
+            extents = self.get_cached_extents()
+            return japanese_lines(text, uw - pad_left - pad_right,
+                                  lambda line: float(extents(line)[0]))
+
+    label_module.CoreLabel = PhraseLabel
+    _installed_breaks = True

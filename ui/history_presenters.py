@@ -16,7 +16,7 @@ from companion.players import Player
 from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
 from ui.i18n import _, language, ngettext
 from ui.presenters import ChartView, Colour, rules_label
-from ui.words import percent
+from ui.words import listed, percent
 
 HISTORY_PAGE = 3  # rows of the history screen at a time: 8 seats of long names take 3 lines
 STATS_PAGE = 2  # players of the statistics screen at a time, each in four short lines
@@ -84,7 +84,7 @@ def history_row(g: Played) -> HistoryRow:
     if s.finished:
         won = [g.players[i] for i in s.winners]
         result = (_("Winner: {names}") if len(won) == 1 else _("Winners: {names}")).format(
-            names=", ".join(won)
+            names=listed(won)
         )
     else:
         rounds = s.seats[0].rounds if s.seats else 0
@@ -125,7 +125,8 @@ def stats_row(p: PlayerStats, player_colour: Colour) -> StatsRow:
     ))  # fmt: skip
     rounds = " · ".join((
         _("busted in {share} of rounds").format(share=percent(p.bust_rate)),
-        _("{gems} gems a round").format(gems=number(p.banked_per_round)),
+        # A mean, not a count: no plural can agree with "1.5" in every language.
+        _("gems a round: {gems}").format(gems=number(p.banked_per_round)),
         ngettext("{n} artifact", "{n} artifacts", p.artifacts).format(n=p.artifacts),
     ))  # fmt: skip
     return StatsRow(p.player, player_colour, figures, rounds, against(p.head_to_head))
@@ -135,12 +136,12 @@ def group_row(g: GroupStats) -> StatsRow:
     """A group: who, how often they played together, and each one's wins and mean score."""
     figures = " · ".join((
         ngettext("{n} game together", "{n} games together", g.games).format(n=g.games),
-        _("wins: {players}").format(players=", ".join(f"{m.player} {m.wins}" for m in g.members)),
+        _("wins: {players}").format(players=listed([f"{m.player} {m.wins}" for m in g.members])),
     ))  # fmt: skip
     means = _("mean score: {players}").format(
-        players=", ".join(f"{m.player} {number(m.mean_score)}" for m in g.members)
+        players=listed([f"{m.player} {number(m.mean_score)}" for m in g.members])
     )
-    return StatsRow(", ".join(g.players), (1, 0.86, 0.35, 1), figures, means, "")
+    return StatsRow(listed(g.players), (1, 0.86, 0.35, 1), figures, means, "")
 
 
 def against(h2h: Sequence[HeadToHead], most: int = 3) -> str:
@@ -148,12 +149,12 @@ def against(h2h: Sequence[HeadToHead], most: int = 3) -> str:
     if not h2h:
         return ""
     met = sorted(h2h, key=lambda h: (-h.games, h.other))[:most]
-    said = ", ".join(
+    said = listed([
         _("{other} {ahead}-{behind}-{level}").format(
             other=h.other, ahead=h.ahead, behind=h.behind, level=h.level
         )
         for h in met
-    )
+    ])
     return _("Against: {others}").format(others=said)
 
 

@@ -20,11 +20,12 @@ Standard library only: the command line imports this.
 
 from __future__ import annotations
 
+import contextlib
 import gettext as _gettext
 import logging
 import os
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 DOMAIN = "incan"
@@ -105,6 +106,30 @@ def on_change(listener: Callable[[str], None]) -> Callable[[], None]:
 def language() -> str:
     """The code of the language in use."""
     return _language
+
+
+@contextlib.contextmanager
+def speaking(code: str) -> Iterator[str]:
+    """Word what is made inside the block in ``code``'s language, then go back.
+
+    For the pages the device serves to phones, each in its viewer's language,
+    made on the UI thread from the same presenters as the screen. The
+    listeners are not told: the table's own language has not changed. The
+    catalogue of each language is read once.
+    """
+    global _current, _language
+    code = resolve(code)
+    kept = _current, _language
+    if code not in _speaking:
+        _speaking[code] = translations(code)
+    _current, _language = _speaking[code], code
+    try:
+        yield code
+    finally:
+        _current, _language = kept
+
+
+_speaking: dict[str, _gettext.NullTranslations] = {}
 
 
 # --- looking strings up --------------------------------------------------------

@@ -26,7 +26,7 @@ from ui.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
 
 ROOT = Path(__file__).resolve().parent.parent
 MAPPING = ROOT / "babel.cfg"
-PACKAGES = ("companion", "ui", "vision", "hardware", "incan_companion")
+PACKAGES = ("companion", "ui", "vision", "hardware", "web", "incan_companion")
 KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3")
 POT = LOCALE_DIR / f"{DOMAIN}.pot"
 HEADER = "# Incan Gold table companion: every string a player reads."

@@ -12,14 +12,21 @@ takes the window's keys as any ``TextInput`` does.
 One layout per language (:data:`LAYOUTS`): English QWERTY; Polish QWERTY with
 ą ć ę ł ń ó ś ź ż on a row of their own; Spanish QWERTY with ñ and á é í ó ú ü;
 Japanese a 50-sound hiragana grid (with keys to katakana and to Latin letters,
-no kanji conversion). The layers of a layout are Kivy's three modes: "shift"
-(capitals; for kana the voiced が-forms), "special" (digits and signs; for
-kana the ぱ-forms and the small ゃゅょっ). A layout's ``one_shot`` modes fall
+no kanji conversion). A table seats guests: from every layout a key or two
+reach every letter of the four languages. The Latin layouts' "ąéñ" key opens
+the table's ``accents_<code>`` layout (Polish and Spanish letters with their
+capitals, ¿ ¡, and a few more for guests) and "かな" the hiragana; "ABC" on
+those comes back to the table's Latin letters.
+
+The layers of a layout are Kivy's three modes: "shift" (capitals; for kana
+the voiced が-forms), "special" (digits and signs; for kana the ぱ-forms and
+the small ゃゅょっ). A layout's ``one_shot`` modes fall
 back to "normal" after one character, so one tap of ⇧ gives one capital.
 
 Keycodes (the third item of a key) with a meaning of their own:
 ``backspace``, ``shift``, ``special``, ``done`` (hide the keyboard) and
-``layout:<name>`` (change to another layout file). A key with empty text and
+``layout:<name>`` (change to another layout file; ``layout:latin`` and
+``layout:accents`` are the table language's own, see :func:`switch_to`). A key with empty text and
 no keycode is a gap: not drawn, does nothing.
 """
 
@@ -44,6 +51,8 @@ _log = logging.getLogger(__name__)
 LAYOUT_DIR = Path(__file__).resolve().parent / "keyboards"
 # The language's code -> the layout the keyboard opens with.
 LAYOUTS: dict[str, str] = {"en": "en", "pl": "pl", "es": "es", "ja": "ja_hiragana"}
+# The language's code -> its Latin letters (``layout:latin``).
+LATIN_LAYOUTS: dict[str, str] = {"en": "en", "pl": "pl", "es": "es", "ja": "ja_latin"}
 DEFAULT_LAYOUT = "en"
 MODES = ("normal", "shift", "special")
 
@@ -67,6 +76,17 @@ PRESSED = (0.85, 0.62, 0.1, 1)
 def layout_for(code: str) -> str:
     """The layout a language's keyboard opens with (English for an unknown code)."""
     return LAYOUTS.get(code, DEFAULT_LAYOUT)
+
+
+def switch_to(name: str, code: str) -> str:
+    """The layout a ``layout:<name>`` key opens at a table speaking ``code``:
+    ``latin`` and ``accents`` are that language's own, any other name itself."""
+    known = code if code in LAYOUTS else "en"
+    if name == "latin":
+        return LATIN_LAYOUTS[known]
+    if name == "accents":
+        return f"accents_{known}"
+    return name
 
 
 def layout_file(name: str) -> Path:
@@ -171,7 +191,7 @@ class NameKeyboard(VKeyboard):
         elif keycode == SPECIAL:
             self.set_mode(special=not self.special)
         elif keycode is not None and keycode.startswith(LAYOUT_PREFIX):
-            self.use_layout(keycode[len(LAYOUT_PREFIX):])
+            self.use_layout(switch_to(keycode[len(LAYOUT_PREFIX):], self.language))
         elif text:
             self._type(text)
 

@@ -15,12 +15,13 @@ from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.i18n import LANGUAGES, language
-from ui.presenters import SEAT_KINDS, ReviewView, seat_kind_label
+from ui.presenters import SEAT_KINDS, LogPage, ReviewView, seat_kind_label
 
 __all__ = ["LOG_PAGE", "BotSeats", "Confirm", "GameMenu", "ReviewPanel", "RoundLog"]
 
-#: Lines of the round log on one page: two lines each at the most still fit.
-LOG_PAGE = 9
+#: Lines of the round log on one page under its round's heading: two lines
+#: each at the most still fit.
+LOG_PAGE = 8
 
 CHOSEN = (0.85, 0.62, 0.1, 1)  # the language in use: the set-up screen's gold
 CHOSEN_TEXT = (0.1, 0.08, 0.02, 1)
@@ -32,12 +33,14 @@ class GameMenu(ModalView):
     muted = BooleanProperty(False)
     in_game = BooleanProperty(True)
     odds = BooleanProperty(False)
+    sound_out = BooleanProperty(True)  # an audio output plays the cues
 
     def __init__(self, *, rules_text: str, volume: float, muted: bool, in_game: bool,
-                 odds: bool = False, **kwargs: Any) -> None:
+                 odds: bool = False, sound_out: bool = True, **kwargs: Any) -> None:
         kv.load("menu.kv")
         super().__init__(**kwargs)
         self.odds = odds
+        self.sound_out = sound_out
         self.rules_text = rules_text
         self.volume = volume
         self.muted = muted
@@ -56,31 +59,30 @@ class GameMenu(ModalView):
 
 
 class RoundLog(ModalView):
-    """The game card by card (the round log), a page at a time, newest first shown.
+    """The game card by card (the round log), a round a page under its heading,
+    opened on the round on the table.
 
     Pages rather than scrolling: every line on show is whole, and the
     Earlier / Later buttons are big enough for a finger at the table.
     """
 
+    heading = StringProperty("")
     text = StringProperty("")
     can_go_earlier = BooleanProperty(False)
     can_go_later = BooleanProperty(False)
 
-    def __init__(self, lines: Sequence[str], **kwargs: Any) -> None:
+    def __init__(self, pages: Sequence[LogPage], **kwargs: Any) -> None:
         kv.load("menu.kv")
         super().__init__(**kwargs)
-        self.lines = list(lines)
-        last = max(0, len(self.lines) - 1) // LOG_PAGE
-        self.show_page(last)
+        self.pages = list(pages) or [LogPage("", ())]
+        self.show_page(len(self.pages) - 1)
 
     def show_page(self, page: int) -> None:
-        pages = max(1, -(-len(self.lines) // LOG_PAGE))
-        self.page = max(0, min(page, pages - 1))
-        # Pages are counted back from the newest line: the last page is full.
-        end = len(self.lines) - (pages - 1 - self.page) * LOG_PAGE
-        self.text = "\n".join(self.lines[max(0, end - LOG_PAGE):end])
+        self.page = max(0, min(page, len(self.pages) - 1))
+        shown = self.pages[self.page]
+        self.heading, self.text = shown.heading, "\n".join(shown.lines)
         self.can_go_earlier = self.page > 0
-        self.can_go_later = self.page < pages - 1
+        self.can_go_later = self.page < len(self.pages) - 1
 
 
 class Confirm(ModalView):

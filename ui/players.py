@@ -21,10 +21,11 @@ from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.history_presenters import PLAYERS_PAGE, Chip, page_text, pages
-from ui.i18n import _, language
+from ui.i18n import _, language, text_width
 from ui.keyboard import NameKeyboard
-from ui.presenters import clipped_name
+from ui.presenters import MAX_NAME_COLUMNS, clipped_name
 from ui.round_end_screen import text_size
+from ui.words import name_full
 
 __all__ = ["PlayerChip", "PlayersStrip", "PlayersWindow", "RenamePlayer"]
 
@@ -192,11 +193,15 @@ class RenamePlayer(ModalView):
         self.ids.keyboard_box.add_widget(keyboard)
         self.keyboard = keyboard
 
-    @staticmethod
-    def _name_length(box: Any, text: str) -> None:
+    def _name_length(self, box: Any, text: str) -> None:
+        # A letter that does not fit is not dropped in silence: the problem line says so.
         kept = clipped_name(text)
+        full = name_full(MAX_NAME_COLUMNS)
         if kept != text:
             box.text = kept
+            self.problem = full
+        elif self.problem == full and text_width(text) < MAX_NAME_COLUMNS:
+            self.problem = ""
 
     def done(self) -> None:
         name = self.ids.name.text.strip()

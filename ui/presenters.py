@@ -14,13 +14,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from companion.cards import CATALOGUE, EDITIONS, ROUNDS
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.events import STRATEGIES, Draw, Move, Start
-from companion.notices import CameraStatus, CardHeld, Reason
+from companion.notices import CameraStatus, CardHeld, Corrected, Reason
 from companion.odds import odds
 from companion.review import review
 from companion.rules import RULE_SETS
@@ -32,6 +32,7 @@ from ui.words import (
     decimal,
     hazard_name,
     last_event,
+    listed,
     names,
     notice_text,
     phase_name,
@@ -49,6 +50,7 @@ __all__ = [
     "ChartView",
     "FinalSeat",
     "GameOverView",
+    "LogPage",
     "PathCardView",
     "PickerTile",
     "PickerView",
@@ -74,6 +76,7 @@ __all__ = [
     "review_view",
     "round_end_view",
     "round_log",
+    "round_log_pages",
     "rules_label",
     "seat_kind_label",
     "table_view",
@@ -285,12 +288,23 @@ def countdown_text(left: float | None) -> str:
     return "" if left is None else str(math.ceil(left))
 
 
+def take_out_line(card: str | None) -> str:
+    """What the table takes out of the game after a bust ("" when nothing):
+    said on the table and on the round's summary alike."""
+    if not card:
+        return ""
+    return _("Take one {hazard} card ({card}) out of the game.").format(
+        hazard=card_name(card), card=card
+    )
+
+
 def table_view(
     state: State,
     *,
     hidden_tents: bool = False,
     due: Collection[int] = (),
     chosen: Collection[int] = (),
+    waiting: Collection[int] | None = None,
     countdown: float | None = None,
     held: str | None = None,
     camera: CameraStatus | None = None,
@@ -302,7 +316,9 @@ def table_view(
     ending: bool = False,
     asking: bool = False,
 ) -> TableView:
-    """The main screen. ``due``/``chosen`` come from the ChoiceCollector: who, never what."""
+    """The main screen. ``due``/``chosen``/``waiting`` come from the ChoiceCollector
+    (``waiting_for``): who, never what; ``waiting`` defaults to the due seats
+    that have not chosen."""
     hide = _hidden(state, hidden_tents)
     hazards_seen: set[str] = set()
     bust = state.last if isinstance(state.last, Bust) else None
@@ -352,24 +368,25 @@ def table_view(
     hazards = state.hazards_on_path()
     hazard_line = (
         _("Hazards: {list}").format(
-            list=", ".join(hazard_name(CATALOGUE[h].hazard or "") for h in hazards)
+            list=listed([hazard_name(CATALOGUE[h].hazard or "") for h in hazards])
         )
         if hazards
         else ""
     )
-    remove = ""
-    if state.to_remove:
-        remove = _("Take one {hazard} card ({card}) out of the game.").format(
-            hazard=card_name(state.to_remove), card=state.to_remove
-        )
-    status_parts = [camera_text(camera)] if camera is not None else []
+    remove = take_out_line(state.to_remove)
+    # After the game no card is read: the camera's "tap Turn a card" is no instruction.
+    over = state.phase is Phase.GAME_OVER
+    status_parts = [camera_text(camera)] if camera is not None and not over else []
     if held and state.phase is Phase.CHOOSE and notice != CardHeld(held):  # said already
         status_parts.append(
             _("Waiting for the reveal: {card}").format(card=card_name(held))
         )
+    if isinstance(notice, Corrected) and hide:
+        notice = replace(notice, tents=())  # hidden tents: a correction says no tent
     if notice is not None:
         status_parts.append(notice_text(notice))
-    waiting = [i for i in due if i not in chosen]
+    if waiting is None:
+        waiting = [i for i in due if i not in chosen]
     on_path = ""
     if state.pooled and state.phase is Phase.CHOOSE:
         rest = state.pooled[1]
@@ -567,18 +584,14 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
         )
     bust = isinstance(state.last, Bust)
     how = last_event(state) if bust else _("Everyone has left the temple.")
-    remove = ""
-    if state.to_remove:
-        remove = _("Take one {hazard} card ({card}) out of the game.").format(
-            hazard=card_name(state.to_remove), card=state.to_remove
-        )
+    remove = take_out_line(state.to_remove)
     lost = ""
     if end and end.lost:
         lost = ngettext(
             "Left on the path and gone for good: {cards}.",
             "Left on the path and gone for good: {cards}.",
             len(end.lost),
-        ).format(cards=", ".join(card_name(c) for c in end.lost))
+        ).format(cards=listed([card_name(c) for c in end.lost]))
     nxt = ""
     if state.phase is Phase.ROUND_OVER and state.next_artifact:
         nxt = _("Shuffle {card} ({id}) into the deck for round {round}.").format(
@@ -693,8 +706,8 @@ def game_over_view(state: State) -> GameOverView:
     """Final scores ranked by the rules (score, then artifacts), the winner(s), the
     tie-breaks, and the chart of scores."""
     winners = state.winners if state.phase is Phase.GAME_OVER else ()
-    # Two msgids, not ngettext: "Winner: {names}" is describe.py's msgid too,
-    # and "Winners" is only ever said of two or more seats.
+    # Two msgids, not ngettext: "Winner: {names}" is the command line's msgid
+    # too (ui/words.py), and "Winners" is only ever said of two or more seats.
     one = len(winners) == 1
     win_text = (_("Winner: {names}") if one else _("Winners: {names}")).format(
         names=names(state, list(winners))
@@ -751,7 +764,7 @@ def setup_problem(names_given: Sequence[str], kinds: Sequence[str] = ()) -> str:
 def resume_text(state: State) -> str:
     """A stored unfinished game as the setup screen offers it."""
     return _("Resume: round {round}, {names}").format(
-        round=state.round, names=", ".join(s.name for s in state.seats)
+        round=state.round, names=listed([s.name for s in state.seats])
     )
 
 
@@ -851,25 +864,37 @@ def odds_text(state: State) -> str:
         )
 
     if o.by_hazard:
-        kinds = ", ".join(
+        kinds = listed([
             _("{hazard} {fraction}").format(
                 hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"
             )
             for kind, f in o.by_hazard
-        )
+        ])
         bust = _("Next card busts: {chance}: {kinds}").format(chance=chance(o.bust), kinds=kinds)
     else:
         bust = _("Next card busts: {chance}").format(chance=chance(o.bust))
-    left = ngettext(
-        "{cards} card and {gems} gems left; a treasure gives each of {seats} about {each}",
-        "{cards} cards and {gems} gems left; a treasure gives each of {seats} about {each}",
-        o.cards_left,
-    ).format(cards=o.cards_left, gems=o.gems_left, seats=o.seats_in,
-             each=decimal(float(o.treasure_each)))
+    # Each count in a phrase of its own: "1 card and 1 gems" came from one plural for both.
+    left = _("{cards} and {gems} left; {treasure}").format(
+        cards=ngettext("{n} card", "{n} cards", o.cards_left).format(n=o.cards_left),
+        gems=ngettext("{n} gem", "{n} gems", o.gems_left).format(n=o.gems_left),
+        treasure=ngettext(
+            "{n} seat still in: a treasure gives about {each}",
+            "a treasure gives each of the {n} about {each}",
+            o.seats_in,
+        ).format(n=o.seats_in, each=decimal(float(o.treasure_each))),
+    )
     return f"{bust}\n{left}"
 
 
 # --- the round log ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LogPage:
+    """A page of the round log: the round it shows, and its lines."""
+
+    heading: str  # "Round 2"
+    lines: tuple[str, ...]
 
 
 def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]:
@@ -880,13 +905,38 @@ def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]
     resolved (``Session.moves`` and ``Session.states``), so it follows both.
     """
     lines: list[str] = []
+    for heading, said in _log_rounds(moves, states):
+        lines += [heading, *said]
+    return tuple(lines)
+
+
+def round_log_pages(
+    moves: Sequence[Move], states: Sequence[State], per_page: int
+) -> tuple[LogPage, ...]:
+    """The round log a page at a time, one round a page (a long round on
+    several, each headed by its round), so every page says which round it is;
+    the last page is the round on the table. ``per_page``: lines under the
+    heading. A long round's pages are counted back from its newest line, so
+    the page it opens on is full."""
+    pages = []
+    for heading, said in _log_rounds(moves, states):
+        ends = range(len(said), 0, -per_page) if said else [0]
+        pages += [LogPage(heading, tuple(said[max(0, end - per_page) : end]))
+                  for end in reversed(ends)]
+    return tuple(pages) or (LogPage(_("Round {round}").format(round=states[-1].round), ()),)
+
+
+def _log_rounds(moves: Sequence[Move], states: Sequence[State]) -> list[tuple[str, list[str]]]:
+    """The round log's lines, under each round's heading."""
+    rounds: list[tuple[str, list[str]]] = []
     shown_round = 0
     for move, state in zip(moves, states, strict=True):
         if isinstance(move, Start):
             continue
         if state.round != shown_round:
             shown_round = state.round
-            lines.append(_("Round {round}").format(round=state.round))
+            rounds.append((_("Round {round}").format(round=state.round), []))
+        lines = rounds[-1][1]
         said = last_event(state)
         if isinstance(move, Draw) and CATALOGUE[move.card].is_treasure:
             # The split's sentence does not name its card; the others do.
@@ -894,11 +944,11 @@ def round_log(moves: Sequence[Move], states: Sequence[State]) -> tuple[str, ...]
         if said:
             lines.append(said)
         if isinstance(state.last, Bust) and state.last.losses:
-            lines.append(_("Busted: {seats}").format(seats=", ".join(
+            lines.append(_("Busted: {seats}").format(seats=listed([
                 _("{name} (lost {n})").format(name=state.seats[seat].name, n=lost)
                 for seat, lost in state.last.losses
-            )))
-    return tuple(lines)
+            ])))
+    return rounds
 
 
 # --- the in-game menu ----------------------------------------------------------------

@@ -18,11 +18,12 @@ from kivy.uix.screenmanager import Screen
 
 from companion.engine import MAX_SEATS, MIN_SEATS
 from ui import kv
-from ui.i18n import LANGUAGES, _, language
+from ui.i18n import LANGUAGES, _, language, text_width
 from ui.keyboard import NameKeyboard
 from ui.players import PlayersStrip  # noqa: F401  (the strip of setup.kv)
 from ui.presenters import (
     DECK_CHOICES,
+    MAX_NAME_COLUMNS,
     RULE_CHOICES,
     bots_label,
     clipped_name,
@@ -30,6 +31,7 @@ from ui.presenters import (
     rules_label,
     setup_problem,
 )
+from ui.words import name_full
 
 TYPING_MIN_DP = 200  # seats, names and the problem line, above the keyboard
 
@@ -109,11 +111,15 @@ class SetupScreen(Screen):
             box.text = names[i] if i < len(names) and names[i].strip() else self.placeholder(i)
         self.problem = ""
 
-    @staticmethod
-    def _name_length(box: Any, text: str) -> None:
+    def _name_length(self, box: Any, text: str) -> None:
+        # A letter that does not fit is not dropped in silence: the problem line says so.
         kept = clipped_name(text)
+        full = name_full(MAX_NAME_COLUMNS)
         if kept != text:
             box.text = kept
+            self.problem = full
+        elif self.problem == full and text_width(text) < MAX_NAME_COLUMNS:
+            self.problem = ""
 
     # --- the on-screen keyboard ----------------------------------------------------
 

@@ -57,6 +57,9 @@ class Sounds(Protocol):
 
     def play(self, cue: Cue) -> None: ...
 
+    @property
+    def available(self) -> bool: ...
+
 
 class SoundBoard:
     """The cues through Kivy's SoundLoader, each loaded on its first play."""
@@ -92,6 +95,16 @@ class SoundBoard:
         if self._muted:
             for cue, sound in list(self._sounds.items()):
                 self._guard(cue, "stop", sound.stop)
+
+    @property
+    def available(self) -> bool:
+        """Whether sound can be heard here: a cue loads (the first is tried if
+        none has been yet). False with no audio output, or no sound files: the
+        menu then offers no volume that nothing would follow."""
+        if self._sounds:
+            return True
+        untried = [cue for cue in Cue if cue not in self._failed]
+        return bool(untried) and self._load(untried[0]) is not None
 
     @property
     def loaded(self) -> frozenset[Cue]:
@@ -163,6 +176,10 @@ class SilentBoard(SoundBoard):
         super().__init__(volume=volume, muted=muted)
         self.asked: list[Cue] = []
         self.played: list[Cue] = []
+
+    @property
+    def available(self) -> bool:
+        return True  # it stands for a board that plays
 
     def play(self, cue: Cue) -> None:
         self.asked.append(cue)

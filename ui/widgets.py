@@ -27,6 +27,7 @@ from kivy.uix.label import Label
 from kivy.uix.layout import Layout
 from kivy.uix.widget import Widget
 
+from ui.fonts import japanese_lines as phrase_lines
 from ui.i18n import language
 from ui.presenters import CardFace, ChartView, PathCardView, SeatView
 
@@ -87,55 +88,10 @@ def seat_columns(names: Sequence[str], hands: Sequence[str], tents: Sequence[str
     return name_size, number, [dp(8), name_w, dp(28), hand_w, tent_w, art_w, chose_w]
 
 
-# Japanese is set with no line starting with a closing mark or a small kana
-# (kinsoku), and none ending with an opening bracket; Kivy breaks a line of
-# Japanese before any character.
-NO_LINE_START = frozenset(
-    "、。，．,.・：；？！?!ー」』）)】〉》〕］｝〙〗〟’”ゝゞヽヾ々"  # noqa: RUF001 (Japanese marks)
-    "ぁぃぅぇぉっゃゅょゎァィゥェォッャュョヮヵヶ…‥"
-)
-NO_LINE_END = frozenset("「『（(【〈《〔［｛〘〖〝‘“")  # noqa: RUF001 (Japanese brackets)
-
-
-def _wide(c: str) -> bool:
-    return "\u2e80" <= c <= "\u9fff" or "\uf900" <= c <= "\ufaff" or "\uff00" <= c <= "\uffef"
-
-
-def _may_break(text: str, at: int) -> bool:
-    """Whether a line may break between ``text[at - 1]`` and ``text[at]``."""
-    before, after = text[at - 1], text[at]
-    return before == " " or after == " " or _wide(before) or _wide(after)
-
-
 def japanese_lines(text: str, room: float, font_size: float, bold: bool = False) -> str:
-    """``text`` with its line breaks put in where a Japanese reader expects them:
-    as many characters as fit ``room`` on a line, Latin words kept whole, no
-    line starting with 。、」 or a small kana (the character before it comes
-    down too). Text without Japanese is returned as it is."""
-    if room <= 0 or not any(_wide(c) for c in text):
-        return text
-    out: list[str] = []
-    for paragraph in text.split("\n"):
-        rest = paragraph
-        while rest:
-            if text_extent(rest, font_size, bold)[0] <= room:
-                out.append(rest)
-                break
-            lo, hi = 1, len(rest)
-            while lo < hi:  # the longest start of ``rest`` that fits
-                mid = (lo + hi + 1) // 2
-                if text_extent(rest[:mid], font_size, bold)[0] <= room:
-                    lo = mid
-                else:
-                    hi = mid - 1
-            cut = lo
-            word = next((k for k in range(cut, 0, -1) if _may_break(rest, k)), 0)
-            cut = word or cut  # a Latin word too long for a line is broken, as Kivy does
-            while cut > 1 and (rest[cut] in NO_LINE_START or rest[cut - 1] in NO_LINE_END):
-                cut -= 1
-            out.append(rest[:cut].rstrip(" "))
-            rest = rest[cut:].lstrip(" ")
-    return "\n".join(out)
+    """``text`` broken where a Japanese reader expects, between phrases
+    (:func:`ui.fonts.japanese_lines`), measured as :func:`text_extent` does."""
+    return phrase_lines(text, room, lambda line: float(text_extent(line, font_size, bold)[0]))
 
 
 class FlowLabel(Label):

@@ -30,6 +30,8 @@ from companion.notices import (
     CameraStatus,
     CannotCome,
     CardHeld,
+    ChooseAgain,
+    Corrected,
     DataFileSetAside,
     Failed,
     GameIsOver,
@@ -49,8 +51,10 @@ from companion.notices import (
     UndoWouldDropChoices,
 )
 from companion.review import Review, SeatReview
+from companion.session import NothingToUndoError
 from companion.stats import HeadToHead, PlayerStats
 from companion.text import cut, printable
+from ui.fonts import keep_whole
 from ui.i18n import _, language, ngettext, pgettext
 
 
@@ -64,15 +68,29 @@ def hazard_name(kind: str) -> str:
     }[kind]
 
 
-def card_name(card_id: str) -> str:
-    """A card in words, e.g. "treasure 11", "spiders", "artifact 3"."""
+def hazard_object(kind: str) -> str:
+    """A hazard as the object of a verb ("take back the rockslide"): Polish
+    says "lawinę", not "lawina"; the other languages say it as
+    :func:`hazard_name` does."""
+    return {
+        "SNAKE": pgettext("the object of a verb", "snakes"),
+        "SPIDER": pgettext("the object of a verb", "spiders"),
+        "MUMMY": pgettext("the object of a verb", "mummy"),
+        "FIRE": pgettext("the object of a verb", "fire"),
+        "ROCKS": pgettext("the object of a verb", "rockslide"),
+    }[kind]
+
+
+def card_name(card_id: str, *, as_object: bool = False) -> str:
+    """A card in words, e.g. "treasure 11", "spiders", "artifact 3";
+    ``as_object``: as the object of a verb (see :func:`hazard_object`)."""
     c = CATALOGUE[card_id]
     if c.is_treasure:
         return _("treasure {value}").format(value=c.value)
     if c.is_artifact:
         return _("artifact {number}").format(number=c.order)
     assert c.hazard is not None
-    return hazard_name(c.hazard)
+    return hazard_object(c.hazard) if as_object else hazard_name(c.hazard)
 
 
 def status_name(status: Status) -> str:
@@ -81,12 +99,42 @@ def status_name(status: Status) -> str:
     ]
 
 
+def listed(items: Sequence[str]) -> str:
+    """Items one after another as the language lists them: "a, b, c"; Japanese
+    "a、b、c"."""
+    return pgettext("between the items of a list", ", ").join(items)
+
+
 def names(state: State, seats: tuple[int, ...] | list[int]) -> str:
     """Seat names joined as a person would say them: "Ana, Bo and Cy"."""
-    said = [state.seats[i].name for i in seats]
+    keep_whole(s.name for s in state.seats)  # a Japanese line never breaks a name
+    return _joined([state.seats[i].name for i in seats])
+
+
+def _joined(said: list[str]) -> str:
     if len(said) <= 1:
         return "".join(said)
-    return _("{first} and {last}").format(first=", ".join(said[:-1]), last=said[-1])
+    return _("{first} and {last}").format(first=listed(said[:-1]), last=said[-1])
+
+
+def _corrected(c: Corrected) -> str:
+    """ "Card 4: snakes → treasure 11; Ana: hand 3 → 6", seats alike said together."""
+    parts = [_("Card {n}: {was} → {now}").format(n=c.pos + 1, was=card_name(c.was),
+                                                  now=card_name(c.now))]
+    for changes, hand in ((c.hands, True), (c.tents, False)):
+        alike: dict[tuple[int, int], list[str]] = {}
+        for name, before, after in changes:
+            alike.setdefault((before, after), []).append(name)
+        for (before, after), who in alike.items():
+            if hand:
+                text = ngettext("{names}: hand {before} → {after}",
+                                "{names}: hands {before} → {after}", len(who))
+            else:
+                text = ngettext("{names}: tent {before} → {after}",
+                                "{names}: tents {before} → {after}", len(who))
+            parts.append(text.format(names=_joined(who), before=before, after=after))
+    # i18n: between the changes a correction made: "Card 4: …; Ana: hand 3 → 6"
+    return pgettext("changes", "; ").join(parts)
 
 
 def last_event(state: State) -> str:
@@ -98,11 +146,18 @@ def last_event(state: State) -> str:
         return ""
     match out:
         case TreasureSplit(card, value, seats, each, left):
-            text = ngettext(
-                "{value} for {n} seat: {each} each",
-                "{value} split {n} ways: {each} each",
-                len(seats),
-            ).format(value=value, n=len(seats), each=each)
+            if each:
+                text = ngettext(
+                    "{value} for {n} seat: {each} each",
+                    "{value} split {n} ways: {each} each",
+                    len(seats),
+                ).format(value=value, n=len(seats), each=each)
+            else:  # "0 each" reads as a slip ("1人0個")
+                text = ngettext(
+                    "{value} for {n} seat: no gems each",
+                    "{value} split {n} ways: no gems each",
+                    len(seats),
+                ).format(value=value, n=len(seats))
             if left:
                 text += ngettext(
                     ", {left} left on the card", ", {left} left on the card", left
@@ -114,6 +169,11 @@ def last_event(state: State) -> str:
             return _("{hazard}: nothing happens yet; a second one ends the round.").format(
                 hazard=card_name(card).capitalize()
             )
+        case Bust(card=card) if state.phase is Phase.GAME_OVER:
+            # The last round: there is no next round's deck to take a card out of.
+            return _("Second {hazard}: everyone in the temple loses their gems.").format(
+                hazard=card_name(card)
+            )
         case Bust(card=card):
             return _(
                 "Second {hazard}: everyone in the temple loses their gems; "
@@ -122,11 +182,18 @@ def last_event(state: State) -> str:
         case Revealed(camp=camp, share=share, left=left, artifacts=artifacts):
             if not camp:
                 return _("Everyone goes on.")
-            text = ngettext(
-                "{names} leaves: {share} from the path",
-                "{names} leave: {share} each from the path",
-                len(camp),
-            ).format(names=names(state, camp), share=share)
+            if share:
+                text = ngettext(
+                    "{names} leaves: {share} from the path",
+                    "{names} leave: {share} each from the path",
+                    len(camp),
+                ).format(names=names(state, camp), share=share)
+            else:  # "0 from the path" reads as a slip
+                text = ngettext(
+                    "{names} leaves: no gems from the path",
+                    "{names} leave: no gems from the path",
+                    len(camp),
+                ).format(names=names(state, camp))
             if artifacts:
                 text += ngettext(
                     ", and takes the artifact worth {values}",
@@ -174,9 +241,9 @@ def table(state: State, *, hidden_tents: bool = False) -> str:
     ) or "-"
     lines.append(_("path: {path}").format(path=path))
     if state.removed:
-        lines.append(_("out of the game: {cards}").format(cards=", ".join(state.removed)))
+        lines.append(_("out of the game: {cards}").format(cards=listed(state.removed)))
     if state.lost:
-        lines.append(_("artifacts lost: {cards}").format(cards=", ".join(state.lost)))
+        lines.append(_("artifacts lost: {cards}").format(cards=listed(state.lost)))
     said = last_event(state)
     if said:
         lines.append(said)
@@ -193,6 +260,16 @@ def table(state: State, *, hidden_tents: bool = False) -> str:
     if final:
         lines.append(_("Winner: {names}").format(names=names(state, state.winners)))
     return "\n".join(lines)
+
+
+def name_full(columns: int) -> str:
+    """What a name field says when a letter did not fit: a name has room for
+    ``columns`` Latin letters, a Japanese character taking two."""
+    kana = columns // 2
+    return _("A name has room for {letters}, or {kana}: this one is full.").format(
+        letters=ngettext("{n} letter", "{n} letters", columns).format(n=columns),
+        kana=ngettext("{n} Japanese character", "{n} Japanese characters", kana).format(n=kana),
+    )
 
 
 def phase_name(phase: Phase) -> str:
@@ -214,7 +291,7 @@ def notice_text(reason: Reason) -> str:
             return _("Not a card: {text}").format(text=_shorten(text))
         case TwoCardsInView(cards):
             return _("Two cards under the camera ({cards}): take one away.").format(
-                cards=", ".join(card_name(c) for c in cards)
+                cards=listed([card_name(c) for c in cards])
             )
         case GameIsOver(card):
             return _("The game is over; {card} is not needed.").format(card=card_name(card))
@@ -243,6 +320,14 @@ def notice_text(reason: Reason) -> str:
                     "{n} seat's choice was cleared.", "{n} seats' choices were cleared.", dropped
                 ).format(n=dropped)
             return text
+        case Corrected():
+            return _corrected(reason)
+        case ChooseAgain(who):
+            return ngettext(
+                "Resumed: choices pressed before the stop are not kept. {names} chooses again.",
+                "Resumed: choices pressed before the stop are not kept. {names} choose again.",
+                len(who),
+            ).format(names=_joined(list(who)))
         case UndoWouldDropChoices(chosen, event):
             return ngettext(
                 "{n} seat has chosen: tap Undo again to take back {what} and clear that choice.",
@@ -251,7 +336,7 @@ def notice_text(reason: Reason) -> str:
                 chosen,
             ).format(n=chosen, what=_step_name(event))
         case StepRefused(rule, detail):
-            if rule == "NothingToUndo":
+            if rule == NothingToUndoError.__name__:  # the session's own refusal
                 return _("Nothing to undo.")
             return detail  # the log reader's own text: a bug's trace, not a table's event
         case Failed(step, error):
@@ -261,9 +346,12 @@ def notice_text(reason: Reason) -> str:
                 return _("No seat buttons: {reason}").format(reason=detail)
             return _("No GPIO here: the keyboard stands in for the buttons.")
         case DataFileSetAside(problem, aside):
-            return _("{problem}. It was set aside as {name}; a new data file was started.").format(
-                problem=problem, name=aside
-            )
+            return " ".join((
+                _("{problem}. It was set aside as {name}; a new data file was started.").format(
+                    problem=problem, name=aside
+                ),
+                _("To save its games: incan-companion recover {name}").format(name=aside),
+            ))  # fmt: skip
         case CameraMissed(card):
             return _("The camera missed {card}: entered by hand.").format(card=card)
         case NoCameraFound():
@@ -284,6 +372,7 @@ _FAILED = {
     Step.SEAT_BUTTONS: lambda: _("Seat buttons failed: {error}"),
     Step.CAMERA: lambda: _("Camera failed: {error}"),
     Step.SCANNER: lambda: _("Scanner failed: {error}"),
+    Step.PHONES: lambda: _("Phones failed, the table plays on: {error}"),
 }
 
 
@@ -291,7 +380,7 @@ def _step_name(event: Draw | Reveal | Correct) -> str:
     """A step of the game as the object of "take back …"."""
     match event:
         case Draw(card):
-            return card_name(card)
+            return card_name(card, as_object=True)
         case Reveal():
             return _("the reveal")
         case Correct(pos):

@@ -9,10 +9,12 @@ command line stays fast):
   ``FileSource`` (images or a video), ``VirtualTable`` (rendered frames of a
   card on a table, for the demo and tests), and ``open_source(kind, ...)``.
 * ``vision.decode``: ``Decoder().decode(frame) -> FrameReads``: zxing-cpp
-  (QR only), then enlarged crops of sticker-like regions, then pyzbar on
-  them; only ``companion.cards`` payloads become cards.
+  (QR and Micro QR) on the whole frame, then on sharpened, enlarged crops of
+  sticker-like regions when that reads no card (pyzbar only when asked); a
+  still scene is not decoded again; only ``companion.cards`` payloads become
+  cards.
 * ``vision.tracker``: ``Tracker().step(cards, foreign) -> events``
-  (``CardPlaced``, ``NotACard``, ``TwoCards``); pure Python.
+  (``CardPlaced``, ``ForeignPlaced``, ``TwoCards``); pure Python.
 * ``vision.scanner``: ``Scanner(source, on_card, on_notice, on_status)`` on
   its own thread, with ``process(image)``/``step()`` for deterministic use.
 * ``vision.stickers``: the printable sticker sheet (PDF).
@@ -20,5 +22,19 @@ command line stays fast):
   table, the tests and ``bench/vision.py``.
 """
 
+import enum
+
+
+class SourceKind(enum.StrEnum):
+    """A frame source by name (``open_source(kind)``, ``FrameSource.name``)."""
+
+    AUTO = "auto"  # the Pi camera, else a webcam, else the fallback (never a source's own)
+    PICAMERA = "picamera"
+    V4L2 = "v4l2"
+    VIRTUAL = "virtual"
+    NONE = "none"
+    FILE = "file"  # image files or a video (the command line's, never the config's)
+
+
 #: The camera sources a config file may name (``[camera] source``).
-CAMERA_SOURCES = ("auto", "picamera", "v4l2", "virtual", "none")
+CAMERA_SOURCES = tuple(k.value for k in SourceKind if k is not SourceKind.FILE)

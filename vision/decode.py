@@ -52,7 +52,7 @@ import numpy as np
 import numpy.typing as npt
 import zxingcpp
 
-from companion.cards import NotACard, card_from_payload
+from companion.cards import NotACardError, card_from_payload
 
 Gray = npt.NDArray[np.uint8]
 Point = tuple[float, float]
@@ -153,7 +153,7 @@ def card_of(text: str) -> str | None:
     """The card id a payload names, or None for anything that is not a sticker."""
     try:
         return card_from_payload(text).id
-    except NotACard:
+    except NotACardError:
         return None
 
 

@@ -37,11 +37,10 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from companion.notices import CameraStatus, TwoCardsInView
-from companion.notices import NotACard as ForeignCode
+from companion.notices import CameraStatus, NotACard, TwoCardsInView
 from vision.decode import Decoder, FrameReads
 from vision.sources import NO_CAMERA, OK, FrameSource
-from vision.tracker import CardPlaced, Event, NotACard, Tracker, TwoCards
+from vision.tracker import CardPlaced, Event, ForeignPlaced, Tracker, TwoCards
 
 #: Frames in a row judged unchanged after which the scanner takes only every
 #: STILL_STRIDE-th frame (bench/idle.py: a resting card's scanner and camera
@@ -52,10 +51,10 @@ STILL_STRIDE = 3
 log = logging.getLogger(__name__)
 
 
-def notice(event: NotACard | TwoCards) -> ForeignCode | TwoCardsInView:
+def notice(event: ForeignPlaced | TwoCards) -> NotACard | TwoCardsInView:
     """The core's reason for a tracker notice (the UI words it)."""
-    if isinstance(event, NotACard):
-        return ForeignCode(event.text)
+    if isinstance(event, ForeignPlaced):
+        return NotACard(event.text)
     return TwoCardsInView(event.cards)
 
 
@@ -66,7 +65,7 @@ class Scanner:
         self,
         source: FrameSource,
         on_card: Callable[[str], Any],
-        on_notice: Callable[[ForeignCode | TwoCardsInView], Any] | None = None,
+        on_notice: Callable[[NotACard | TwoCardsInView], Any] | None = None,
         on_status: Callable[[CameraStatus], Any] | None = None,
         *,
         decoder: Decoder | None = None,

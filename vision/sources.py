@@ -17,6 +17,7 @@ Use :func:`open_source` to build one from a configuration string.
 
 from __future__ import annotations
 
+import enum
 import logging
 import math
 import threading
@@ -29,11 +30,22 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision import CAMERA_SOURCES
+from vision import SourceKind
 
 log = logging.getLogger(__name__)
 
-OK, NO_CAMERA, REOPENING = "ok", "no camera", "reopening"
+
+
+class SourceStatus(enum.StrEnum):
+    """A frame source's own state; the scanner makes the camera's
+    :class:`~companion.notices.CameraStatus` of it (reopening is no camera yet)."""
+
+    OK = "ok"
+    NO_CAMERA = "no camera"
+    REOPENING = "reopening"
+
+
+OK, NO_CAMERA, REOPENING = SourceStatus.OK, SourceStatus.NO_CAMERA, SourceStatus.REOPENING
 IMAGE_SUFFIXES = frozenset({".png", ".jpg", ".jpeg", ".bmp", ".tif", ".tiff", ".webp", ".pgm",
                             ".ppm"})
 
@@ -79,7 +91,7 @@ class FrameSource:
 
     # -- interface -------------------------------------------------------
     @property
-    def status(self) -> str:
+    def status(self) -> SourceStatus:
         """``"ok"`` while frames arrive, ``"reopening"`` after a failure, else ``"no camera"``."""
         with self._lock:
             return self._status
@@ -153,7 +165,7 @@ class FrameSource:
                 self._lock.notify_all()
             return self._frame
 
-    def _set_status(self, status: str) -> None:
+    def _set_status(self, status: SourceStatus) -> None:
         with self._lock:
             self._status = status
 
@@ -204,7 +216,7 @@ class FrameSource:
 class OpenCVCamera(FrameSource):
     """A V4L2 webcam through OpenCV (``device`` is an index or a /dev/video path)."""
 
-    name = "v4l2"
+    name = SourceKind.V4L2
 
     def __init__(self, device: int | str = 0, width: int = 640, height: int = 480,
                  fps: float | None = None) -> None:
@@ -331,7 +343,7 @@ def picamera_controls(settings: CameraSettings, available: Mapping[str, Any]) ->
 class PiCamera(FrameSource):
     """The Raspberry Pi camera through picamera2, imported only when opened."""
 
-    name = "picamera"
+    name = SourceKind.PICAMERA
 
     def __init__(self, width: int = 640, height: int = 480,
                  settings: CameraSettings | None = None) -> None:
@@ -383,7 +395,7 @@ class FileSource(FrameSource):
     synchronously for tests and tools.
     """
 
-    name = "file"
+    name = SourceKind.FILE
 
     def __init__(self, paths: str | Path | Sequence[str | Path], fps: float | None = None,
                  loop: bool = False) -> None:
@@ -477,7 +489,7 @@ class VirtualTable(FrameSource):
     card is placed.
     """
 
-    name = "virtual"
+    name = SourceKind.VIRTUAL
     SLIDE_FRAMES = 4
 
     def __init__(self, seed: int = 0, fps: float | None = 15.0, hard: bool = False) -> None:
@@ -605,7 +617,7 @@ def _changes(**changes: Any) -> Callable[[Any], Any]:
 class NoSource(FrameSource):
     """No camera at all (``kind="none"``): status stays "no camera", never a frame."""
 
-    name = "none"
+    name = SourceKind.NONE
 
     def _open(self) -> None:
         raise OSError("no camera configured")
@@ -614,7 +626,7 @@ class NoSource(FrameSource):
         self._set_status(NO_CAMERA)
 
 
-KINDS = (*CAMERA_SOURCES, "file")  # image files: the scan command and the tests
+KINDS = tuple(k.value for k in SourceKind)  # with image files: the scan command and the tests
 
 
 def open_source(kind: str = "auto", **opts: Any) -> FrameSource:

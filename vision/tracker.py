@@ -28,7 +28,7 @@ through.  The tracker turns that stream into one event per placement:
   it reports neither and emits one :class:`TwoCards`; the one that stays is
   reported once the other has left (``leave`` frames without a read).
 * **Not a card**: a foreign code (any payload that is not a sticker) gives
-  one :class:`NotACard` notice per appearance, not one per frame.
+  one :class:`ForeignPlaced` event per appearance, not one per frame.
 
 >>> t = Tracker()
 >>> t.step(["T11A"]), t.step(["T11A"]), t.step(["T11A"])
@@ -57,7 +57,7 @@ class CardPlaced:
 
 
 @dataclass(frozen=True)
-class NotACard:
+class ForeignPlaced:
     """A code that is not a card sticker came into view."""
 
     text: str
@@ -72,7 +72,7 @@ class TwoCards:
     frame: int
 
 
-Event = CardPlaced | NotACard | TwoCards
+Event = CardPlaced | ForeignPlaced | TwoCards
 
 
 class Tracker:
@@ -146,7 +146,7 @@ class Tracker:
             self._ambiguous = ()
         for text in foreign:
             if text not in self._foreign_seen:
-                events.append(NotACard(text, n))
+                events.append(ForeignPlaced(text, n))
             self._foreign_seen[text] = n
         for text in [t for t, f in self._foreign_seen.items() if n - f >= self.leave]:
             del self._foreign_seen[text]

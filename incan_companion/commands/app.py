@@ -20,7 +20,7 @@ from typing import Any
 from companion.engine import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
 from companion.rules import DEFAULT_RULES, RULE_SETS
 from incan_companion.errors import EXIT_FAILURE, EXIT_OK, BadInput
-from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS
+from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS, CameraChoice, SeatInput
 
 __all__ = ["cmd_demo", "cmd_run", "register"]
 
@@ -38,11 +38,15 @@ def register(sub: Any) -> None:
                         help="fill the screen (the device)")
     screen.add_argument("--windowed", dest="fullscreen", action="store_false",
                         help="an 800x480 window (default)")
-    p.add_argument("--buttons", choices=[s for s in SEAT_INPUTS if s != "mock"], default="auto",
+    p.add_argument("--buttons", choices=[s for s in SEAT_INPUTS if s != SeatInput.MOCK],
+                   default=SeatInput.AUTO,
                    help="seat buttons: the Pi's GPIO when present (auto), or the keyboard")
-    p.add_argument("--camera", choices=CAMERA_CHOICES, default="config",
+    p.add_argument("--camera", choices=CAMERA_CHOICES, default=CameraChoice.CONFIG,
                    help="card camera: as configured (virtual table when none is found), "
                    "the virtual table, or none (cards entered by tapping)")
+    p.add_argument("--web", metavar="[HOST:]PORT",
+                   help="serve the phones' pages from the start, on PORT (of HOST, else of "
+                   "the config's [web] addresses); docs/web.md")
     p.add_argument("--screenshot", metavar="PNG", help="save the screen when quitting")
     p.add_argument("--quit-after", type=float, metavar="SECONDS",
                    help="quit after this many seconds (for checks and timing)")
@@ -88,6 +92,29 @@ def _use_language(*choices: str | None) -> None:
     i18n.set_language("")
 
 
+def web_option(text: str, addresses: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
+    """``--web [HOST:]PORT`` as (addresses, port); raises BadInput naming what is wrong.
+
+    >>> web_option("8080", ("lan",)), web_option("127.0.0.1:9000", ("lan",))
+    ((('lan',), 8080), (('127.0.0.1',), 9000))
+    >>> web_option("[::1]:8080", ("lan",))
+    (('::1',), 8080)
+    """
+    from incan_companion.config import web_address
+
+    host, sep, port = text.rpartition(":")
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        raise BadInput(f"run: --web {text}: the port must be a number from 1 to 65535")
+    if not sep:
+        return addresses, int(port)
+    host = host[1:-1] if host.startswith("[") and host.endswith("]") else host
+    try:
+        return (web_address(host),), int(port)
+    except ValueError:
+        raise BadInput(f"run: --web {text}: {host!r} is neither an IP address a phone can "
+                       'reach nor "lan"') from None
+
+
 def cmd_run(args: argparse.Namespace) -> int:
     from incan_companion.config import ConfigError, load
 
@@ -95,6 +122,7 @@ def cmd_run(args: argparse.Namespace) -> int:
         config = load(Path(args.config).expanduser() if args.config else None)
     except ConfigError as e:
         raise BadInput(str(e)) from None
+    web = web_option(args.web, config.web.addresses) if args.web else None
     from concurrent.futures import ThreadPoolExecutor
 
     from companion.ports import StoredDataError
@@ -116,7 +144,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     try:
         # The camera starts after the first screen is drawn (camera_later).
         device = build(config, post=post, seat_input=args.buttons, camera=args.camera,
-                       data_file=data, camera_later=True, opened=opening.result())
+                       data_file=data, camera_later=True, opened=opening.result(),
+                       phones=True, web=web)
     except StorageFailed:
         # A full or failing disk: exit 1, so that the service tries again (once
         # space is freed the same file opens); the file is left as it is.

@@ -22,6 +22,8 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
+from companion.engine import MAX_SEATS
+
 __all__ = ["cmd_buttons", "register", "run_check"]
 
 STEP_S = 0.7  # how long each LED stays lit
@@ -36,8 +38,8 @@ def _seat_count(text: str) -> int:
         value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seats") from None
-    if not 1 <= value <= 8:
-        raise argparse.ArgumentTypeError("the box has 1 to 8 seats")
+    if not 1 <= value <= MAX_SEATS:
+        raise argparse.ArgumentTypeError(f"the box has 1 to {MAX_SEATS} seats")
     return value
 
 
@@ -59,7 +61,8 @@ def register(sub: Any) -> None:
         description="Lists every button press with its seat and lights each seat LED "
         "in turn. Stop with Ctrl-C.",
     )
-    p.add_argument("--seats", type=_seat_count, default=8, help="seats to check (default 8)")
+    p.add_argument("--seats", type=_seat_count, default=MAX_SEATS,
+                   help=f"seats to check (default {MAX_SEATS})")
     p.add_argument(
         "--mock",
         action="store_true",
