@@ -12,7 +12,8 @@ so two runs see the same pixels; only the timings vary.
    project's decoder (``vision.decode.Decoder``, its unchanged-frame memory
    reset before every frame so each pays full price), by raw zxing-cpp
    (``read_barcodes(frame, formats=QRCode)`` on the frame as the camera
-   gives it) and by raw pyzbar (QR only, on the grey frame).  Reported: read
+   gives it; zxing-cpp 3 asked for QR also returns Micro QR, so this
+   baseline reads both) and by raw pyzbar (QR only, on the grey frame).  Reported: read
    rate overall and per degradation, wrong cards, non-cards read as cards,
    median and p95 milliseconds a frame (best of 3 runs of each frame, so
    other work on the machine does not blur the ratios), each as a ratio to

@@ -54,6 +54,9 @@ class CameraStatus(enum.Enum):
     OK = "ok"
     NO_CAMERA = "no camera"  # none configured, or it failed: cards are entered by tapping
     VIRTUAL = "virtual"  # the rendered virtual table of a desktop
+    # frames arrive, but zxing-cpp cannot be loaded: pyzbar reads the QR half
+    # of each label and no Micro QR
+    QR_ONLY = "qr only"
 
 
 class Step(enum.Enum):

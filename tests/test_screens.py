@@ -17,14 +17,24 @@ one is open; what the docked keyboard covers is not on show):
   line dropped, no word broken, not wider or taller than its widget, inside
   its parent, the window and any scroll view it is in, not partly behind
   the keyboard, and over no other text;
-- fonts: text a player reads is at least 18 px; a column header
-  (``HeaderLabel``, ``ColumnHeader``) or a chart's axis number at least 14 px;
+- fonts: text a player reads is at least 18 px, a column header
+  (``HeaderLabel``, ``ColumnHeader``) and a chart's axis number too;
 - touch: every button, path card, text field and keyboard key on show is at
   least 48 px wide and high;
 - lines (Japanese): every line break Kivy made in a label falls between two
   of BudouX's phrases (or at a space), never inside a name, and no line
   starts with a closing mark or a small kana, nor ends with an opening
   bracket.
+
+And over the whole game, on the table: every card of the path wholly in view
+and in its own slot of one size, at every length of the longest round a
+deck allows (25 cards, then the bust: 26), with the odds on and off; the
+status bar and the seat rows in the same place in every state; and each
+player in one colour on every screen (table, set-up chips, round summary,
+final scores and their chart, statistics and their chart).
+
+Three and five seats play at the virtual table (its *Turn a card* button
+beside the status), four and eight enter cards by hand.
 
 Screenshots of every state with 4 and 8 seats: ``out/screenshots/screens/
 <lang>-<seats>-<nn>-<state>.png``, and ``summary.json`` beside them: how
@@ -63,7 +73,7 @@ NAMES = (
     "Zbigniew-Łoś",
 )
 READ_PX = 18.0  # text a player reads at a metre
-HEADER_PX = 14.0  # a column header, a chart's axis number
+HEADER_PX = 18.0  # a column header, a chart's axis number: read at a metre too
 TOUCH_PX = 48.0  # a finger
 HEADER_CLASSES = frozenset({"HeaderLabel", "ColumnHeader"})
 #: Every state the scripted game shows, in order, and the screen it is on.
@@ -107,7 +117,15 @@ STATES = (
     ("31-confirm-delete", "confirm"),
     ("32-stats", "stats"),
     ("33-stats-groups", "stats"),
+    ("34-odds-longest-round", "table"),
+    ("35-bust-longest-round", "table"),
 )
+#: The longest round: no artifact turned in rounds 1 to 4, so all five are in
+#: round 5's deck with every treasure; one hazard of each kind, then the pair.
+LONGEST_ROUND = ("T1", "T5A", "SNAKE1", "A1", "T9", "T3", "SPIDER1", "T17", "A2", "T2",
+                 "MUMMY1", "T4", "T5B", "A3", "T7A", "FIRE1", "T7B", "T11A", "A4", "T11B",
+                 "ROCKS1", "T13", "A5", "T14", "T15")  # fmt: skip
+LONE_LEAVER_AT = 9  # seat 1 leaves alone after this many cards: leftovers and artifacts go
 SCREENS = tuple(dict.fromkeys(screen for _state, screen in STATES))
 CHECKS = ("text", "font", "touch", "lines")
 TIMEOUT_S = 150
@@ -191,6 +209,64 @@ def test_no_text_is_cut_and_everything_reads_and_takes_a_finger(
     """Text wholly visible, at least 18 px (headers 14), touch targets 48 px."""
     lines = _failures(reports, screen, check)
     assert not lines, f"{len(lines)} {FAILED[check]}:\n" + "\n".join(lines)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+@pytest.mark.parametrize("seats", SEAT_COUNTS)
+def test_every_card_of_the_longest_round_stays_in_view_and_in_its_place(
+    reports: dict[tuple[str, int], dict[str, Any]], code: str, seats: int
+) -> None:
+    """At every length of the longest round (1 to 26 cards), odds on and off:
+    each card wholly in view, at least a finger's size, and where it first lay,
+    through leftovers taken, artifacts carried out and the bust."""
+    got = reports[(code, seats)]
+    assert "error" not in got, got.get("error")
+    path = got["path"]
+    assert path["lengths"] == list(range(1, len(LONGEST_ROUND) + 2))
+    assert path["looks"] == 2 * (len(LONGEST_ROUND) + 1)  # each length, odds on and off
+    assert not path["failures"], "\n".join(path["failures"][:20])
+    sizes = {tuple(size) for size in path["sizes"]}
+    assert len(sizes) == 1, f"tiles of {len(sizes)} sizes: {sorted(sizes)}"
+    assert min(next(iter(sizes))) >= TOUCH_PX
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+@pytest.mark.parametrize("seats", SEAT_COUNTS)
+def test_the_status_and_the_seats_keep_their_place(
+    reports: dict[tuple[str, int], dict[str, Any]], code: str, seats: int
+) -> None:
+    """The status bar as high, and every seat row in the same place, in every
+    state of the table: a long notice (07-undo-warning) moves nothing."""
+    got = reports[(code, seats)]
+    assert "error" not in got, got.get("error")
+    layout = got["layout"]
+    assert len(layout) == sum(screen == "table" for _state, screen in STATES)
+    first = layout[0]
+    assert len(first["seats"]) == seats
+    moved = [f"{x['state']}: {key} {x[key]} (was {first[key]})" for x in layout[1:]
+             for key in ("status_bar", "seats", "buttons") if x[key] != first[key]]
+    assert not moved, "\n".join(moved)
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+@pytest.mark.parametrize("seats", SEAT_COUNTS)
+def test_a_player_wears_one_colour_on_every_screen(
+    reports: dict[tuple[str, int], dict[str, Any]], code: str, seats: int
+) -> None:
+    got = reports[(code, seats)]
+    assert "error" not in got, got.get("error")
+    worn = got["colours"]
+    assert sorted(worn) == ["chips", "final", "final_chart", "round_end", "stats",
+                            "stats_chart", "table"]
+    names = list(NAMES[:seats])
+    table = worn["table"]
+    assert sorted(table) == sorted(names)
+    assert len({tuple(c) for c in table.values()}) == seats  # no two seats alike
+    for where, colours in worn.items():
+        assert colours, where
+        for name, colour in colours.items():
+            assert colour == table[name], (where, name, colour, table[name])
+    assert sorted(worn["round_end"]) == sorted(worn["final"]) == sorted(names)
 
 
 def summary(reports: dict[tuple[str, int], dict[str, Any]]) -> dict[str, Any]:
@@ -706,12 +782,53 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     # The phones' pages on loopback, for the Phones window's state.
     phones = Phones(Inbox(games, direct), direct, addresses=("127.0.0.1",), port=0,
                     language=language)
-    app = CompanionApp(games, Controls(phones=phones, close=phones.close))
+    # Three and five seats play at a virtual table: its Turn a card button
+    # beside the status, which must keep its room (four and eight: by hand).
+    virtual = seats % 2 == 1
+    app = CompanionApp(games, Controls(phones=phones, close=phones.close,
+                                       turn_card=(lambda: None) if virtual else None))
     app._run_prepare()
     _frames()
     shots = seats in SHOT_SEATS
     states: list[dict[str, Any]] = []
     failures: list[dict[str, Any]] = []
+    layout: list[dict[str, Any]] = []  # per table state: where the status and seats are
+    colours: dict[str, dict[str, list[float]]] = {}  # screen: each player's colour there
+    tiles: dict[int, list[float]] = {}  # path position: its box, where it first lay
+    path: dict[str, Any] = {"lengths": [], "looks": 0, "sizes": [], "failures": []}
+
+    def boxed(w: Any) -> list[float]:
+        x, y = w.to_window(w.x, w.y)
+        return [round(float(v), 1) for v in (x, y, w.width, w.height)]
+
+    def wears(where: str, pairs: Any) -> None:
+        colours[where] = {str(n): [round(float(c), 3) for c in rgba] for n, rgba in pairs}
+
+    def named(row: Any) -> str:
+        return next(p.text for cell in row.cells for p in cell if p.text in names)
+
+    def path_check(label: str) -> None:
+        """Every card of the path wholly in view, a finger's size, where it first lay."""
+        screen = app.table_screen
+        flow = screen.ids.path
+        left = boxed(flow.parent)
+        event = boxed(screen.ids.event)
+        path["looks"] += 1
+        for chip in flow.chips:
+            x, y, w, h = box = boxed(chip)
+            where = f"{label}: card {int(chip.index) + 1} ({chip.card}) at {box}"
+            if not (left[0] - 0.5 <= x and x + w <= left[0] + left[2] + 0.5
+                    and left[1] - 0.5 <= y and y + h <= left[1] + left[3] + 0.5):
+                path["failures"].append(f"{where}: out of the path's room {left}")
+            if y < event[1] + event[3] - 0.5 and screen.ids.event.text:
+                path["failures"].append(f"{where}: under the event {event}")
+            if min(w, h) < TOUCH_PX - 0.01:
+                path["failures"].append(f"{where}: smaller than a finger")
+            first = tiles.setdefault(int(chip.index), box)
+            if box != first:
+                path["failures"].append(f"{where}: moved or resized from {first}")
+            if [w, h] not in path["sizes"]:
+                path["sizes"].append([w, h])
     screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm",
                  "RoundLog": "round_log", "BotSeats": "bots", "ReviewPanel": "review",
                  "PlayersWindow": "players", "RenamePlayer": "rename_player",
@@ -739,6 +856,14 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
         states.append({"state": state, "screen": screen, "failures": len(found),
                        **{k: v for k, v in figures.items() if k in ("labels", "targets")},
                        **{f"least_{k}": figures.get(k) for k in ("font", "header", "target")}})
+        if screen == "table":
+            table_screen = app.table_screen
+            bar = table_screen.ids.status.parent
+            layout.append({
+                "state": state, "status_bar": boxed(bar),
+                "seats": [boxed(r) for r in table_screen.ids.seats.children],
+                "buttons": [boxed(b) for b in bar.children if b.width > 0],
+            })
         if shots:
             app.save_screenshot(SHOTS / f"{code}-{seats}-{state}.png")
 
@@ -787,8 +912,9 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     setup.start()
     assert app.sm is not None and app.sm.current == "table", setup.problem
     table = app.table
-    assert table is not None
+    assert table is not None and app.table_screen.virtual == virtual
     look("03-table-draw")
+    wears("table", [(r.name, r.colour) for r in app.table_screen.ids.seats.children])
 
     # --- round 1: choices, a held card, undo, an artifact, a long path, a bust
     enter("T1")
@@ -881,6 +1007,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.end_bust_hold()
     assert app.sm.current == "round_end" and app.round_end_screen.notice
     look("19-round-end-bust")
+    wears("round_end", [(named(r), r.colour) for r in app.round_end_screen.ids.table.rows])
     assert table.undo() and table.held is None  # the waiting card goes back
     app.close_round_end("table")
     look("20-table-round-over")
@@ -905,6 +1032,9 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     look("23-round-5-summary")
     app.close_round_end("game_over")
     look("24-game-over")
+    final = app.game_over_screen.ids
+    wears("final", [(named(r), r.colour) for r in final.scores.rows])
+    wears("final_chart", zip(final.chart.labels, final.chart.colours, strict=True))
     app.open_review()
     assert app.review_view is not None
     look("24r-review")
@@ -921,6 +1051,8 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.toggle_player(names[0])  # and takes it again: its button lit
     assert setup.names() == list(names)
     look("26-setup-players")
+    wears("chips", [(c.name, c.colour) for c in app.setup_screen.ids.players.chips
+                    if c.name in names])
     app.open_players()
     look("27-players")
     window = app.players_window
@@ -941,12 +1073,57 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.show_stats()
     assert app.sm.current == "stats" and app.stats_screen.ids.row0.player
     look("32-stats")
+    stats = app.stats_screen.ids
+    wears("stats", [(r.player, r.colour) for r in (stats[k] for k in stats if k[:3] == "row")
+                    if r.player])
+    wears("stats_chart", zip(stats.chart.labels, stats.chart.colours, strict=True))
     app.show_stats("groups")  # one game: no group has two yet, and it says so
     assert app.stats_screen.empty
     look("33-stats-groups")
+
+    # --- the longest round: a game of the same table whose rounds 1 to 4 turn
+    # one treasure each, so round 5 holds every treasure and all five artifacts
+    app.show_setup()
+    _frames()
+    setup.start()
+    table = app.table
+    assert table is not None and app.sm.current == "table" and table.state.round == 1
+    tiles.clear()
+    for _round in range(4):
+        app.close_round_end("table")  # the summary seen: a card may come
+        enter("T1")
+        reveal(tuple(table.state.due))
+    app.close_round_end("table")  # the summary seen: a card may come
+    assert table.state.round == 4 and app.show_odds  # over: its first card opens round 5
+    for i, card in enumerate(LONGEST_ROUND):
+        enter(card)
+        for _turn in range(2):  # every length with the odds as they are, then turned
+            if _turn:
+                app.set_odds(not app.show_odds)
+                _frames(2)
+            path_check(f"{len(table.state.path)} cards, odds {'on' if app.show_odds else 'off'}")
+        path["lengths"].append(len(table.state.path))
+        if i < len(LONGEST_ROUND) - 1:
+            reveal((1,) if i + 1 == LONE_LEAVER_AT else ())
+    assert table.state.round == 5 and len(table.state.path) == len(LONGEST_ROUND)
+    assert table.state.seats[1].artifacts
+    app.set_odds(True)
+    table.press(0, Choice.TORCH)
+    _frames(2)
+    look("34-odds-longest-round")
+    reveal()
+    enter("SNAKE2")  # the pair: the round ends on the 26th card
+    assert app.table_screen.holding and len(table.state.path) == len(LONGEST_ROUND) + 1
+    for odds_on in (False, True):
+        app.set_odds(odds_on)
+        _frames(2)
+        path_check(f"{len(table.state.path)} cards (the bust), odds {'on' if odds_on else 'off'}")
+    path["lengths"].append(len(table.state.path))
+    look("35-bust-longest-round")
     app.stop()
     return {"font": font.name if font else "", "language": i18n.language(),
-            "states": states, "failures": failures}
+            "states": states, "failures": failures, "layout": layout, "colours": colours,
+            "path": path}
 
 
 if __name__ == "__main__":

@@ -14,15 +14,19 @@ from ui.presenters import (
     ARTIFACT_BG,
     HAZARD_BG,
     HIDDEN,
+    LONGEST_PATH,
+    SEAT_COLOURS,
     TREASURE_BG,
     card_face,
     game_over_view,
     gem_pieces,
+    longest_path,
     picker_view,
     pieces_text,
     prompt,
     resume_text,
     round_end_view,
+    seat_colours,
     setup_problem,
     table_view,
 )
@@ -306,3 +310,43 @@ def test_a_correction_says_no_tent_when_tents_are_hidden() -> None:
     assert shown == "Card 1: treasure 11 → treasure 9; Bo: hand 3 → 3; Ana: tent 3 → 5"
     hidden = table_view(s, notice=said, hidden_tents=True).status
     assert hidden == "Card 1: treasure 11 → treasure 9; Bo: hand 3 → 3"
+
+
+# --- the path as tiles, and a player's colour ----------------------------------------
+
+
+def test_a_tile_carries_its_number_its_leftover_and_its_picture() -> None:
+    s = play(4, "incan-gold", "T11A", [], "SPIDER1", [], "A1").state
+    v = table_view(s, show_odds=True)
+    assert [(c.icon, c.value, c.gems) for c in v.path] == [
+        ("gem", "11", "3"), ("spider", "", ""), ("artifact", "5", "")]
+    # Round 1's deck of 31 less the 3 turned: 28 cards, 2 of them spiders.
+    assert [c.chance for c in v.path] == ["", "1/14", ""]
+    assert v.odds_short == ("Next card busts: 1/14 (7 %)\n28 cards and 113 gems left; "
+                            "a treasure gives each of the 4 about 1.6")
+    assert table_view(s).path[1].chance == ""  # the odds off: no chance on the tile
+
+
+def test_an_artifact_carried_out_wears_its_takers_colour() -> None:
+    s = play(3, "incan-gold", "A1", [1]).state
+    colours = ((1, 0, 0, 1), (0, 1, 0, 1), (0, 0, 1, 1))
+    v = table_view(s, colours=colours)
+    assert (v.path[0].taker, v.path[0].value, v.path[0].faded) == ((0, 1, 0, 1), "", True)
+    assert [x.colour for x in v.seats] == list(colours)
+    assert [x.artifacts_worth for x in v.seats] == ["", "5", ""]
+
+
+def test_the_longest_path_of_a_round() -> None:
+    assert longest_path(play(3, "incan-gold").state) == 15 + 5 + 1 + 1
+    assert longest_path(play(3, "diamant").state) == 15 + 5 + 1
+    # A1 carried out in round 1 is not in round 2's deck; A2 is.
+    s = play(3, "incan-gold", "A1", [0], "T1", [1, 2], "T2").state
+    assert s.round == 2 and longest_path(s) == 15 + 5 + 1 + 1
+    assert LONGEST_PATH == 26
+
+
+def test_a_seat_wears_its_players_colour_else_one_nobody_wears() -> None:
+    red, gold = SEAT_COLOURS[0], SEAT_COLOURS[1]
+    assert seat_colours(["Ana", "Bo", "Cy"], {"Bo": red, "Cy": red}) == (
+        gold, red, SEAT_COLOURS[2])  # Ana nobody remembers; Cy's red is Bo's already
+    assert len(set(seat_colours([str(i) for i in range(8)], {}))) == 8

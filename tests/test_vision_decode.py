@@ -146,3 +146,40 @@ def test_each_later_step_reads_a_frame_the_steps_before_it_miss(scene: Scene, st
     assert Decoder(fallback=False, skip_unchanged=False).decode(image).cards == ()
     reads = Decoder(skip_unchanged=False).decode(image).reads
     assert [(r.card, r.decoder) for r in reads] == [(scene.card, step)]
+
+
+def micro_frame(text: str, level: str) -> np.ndarray:
+    """An empty table with a printed Micro QR of ``text`` at ``level`` on it, 6 px a module."""
+    from vision.stickers import qr_modules
+
+    mods = qr_modules(text, level, micro=True)
+    label = np.pad(np.where(mods, 30, 235).astype(np.uint8), 3, constant_values=235)
+    big = cv2.resize(label, None, fx=6, fy=6, interpolation=cv2.INTER_NEAREST)
+    image = frame().copy()
+    y0, x0 = 240 - big.shape[0] // 2, 320 - big.shape[1] // 2
+    image[y0:y0 + big.shape[0], x0:x0 + big.shape[1]] = big[:, :, None]
+    return image
+
+
+@pytest.mark.parametrize("level", ["L", "M"])
+@pytest.mark.parametrize("text", ["HELLO", "IG:T11A"])
+def test_a_foreign_micro_qr_below_level_q_is_reported_and_never_a_card(
+        level: str, text: str) -> None:
+    """Ours are all at level Q: a Micro QR at L or M is someone else's code, even one
+    holding a card's payload, and it is said (not dropped)."""
+    from vision.scanner import Scanner
+    from vision.sources import NoSource
+
+    image = micro_frame(text, level)
+    reads = Decoder().decode(image)
+    assert reads.cards == ()
+    assert reads.foreign == (text,)
+    notices: list[object] = []
+    scanner = Scanner(NoSource(), print, notices.append)
+    for _ in range(3):
+        scanner.process(image)
+    assert [n.text for n in notices] == [text]  # type: ignore[attr-defined]
+
+
+def test_a_micro_qr_at_level_q_holding_a_payload_is_that_card() -> None:
+    assert Decoder().decode(micro_frame("IG:T11A", "Q")).cards == ("T11A",)

@@ -368,6 +368,7 @@ class CompanionApp(App):
             bots=table.bots,
             ending=table.ending,
             asking=table.asking,
+            colours=self.seat_colours(state),
         )
         if self.controls.phones is not None:
             from ui.phones import with_phones
@@ -380,13 +381,14 @@ class CompanionApp(App):
         self.table_screen.show(view)
         if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER) and state.round_end is not None:
             self.round_end_screen.show(
-                presenters.round_end_view(state, hidden_tents=self.hidden_tents)
+                presenters.round_end_view(state, hidden_tents=self.hidden_tents,
+                                          colours=self.seat_colours(state))
             )
             self.round_end_screen.notice = (
                 notice_text(notice.reason) if notice is not None and not notice.lasting else ""
             )
         if state.phase is Phase.GAME_OVER:
-            self.game_over_screen.show(presenters.game_over_view(state))
+            self.game_over_screen.show(presenters.game_over_view(state, self.seat_colours(state)))
         self._play_cues(table)
         if arrived:
             # Follow the game to the screen of its phase, once per change, so a
@@ -585,7 +587,7 @@ class CompanionApp(App):
         seats = tuple(replace(seat, name=played.players[i]) for i, seat in enumerate(state.seats))
         renamed = replace(state, seats=seats)
         screen = self.past_game_screen
-        screen.show(presenters.game_over_view(renamed))
+        screen.show(presenters.game_over_view(renamed, self.seat_colours(renamed)))
         screen.heading = history_presenters.past_game_heading(played)
         if not played.summary.finished:
             screen.winners = _("Unfinished, round {round}").format(round=state.round)
@@ -629,6 +631,21 @@ class CompanionApp(App):
         self._confirm(
             _("Delete this game for good? Its scores leave the statistics."), _("Delete"), delete
         )
+
+    def seat_colours(self, state: State) -> tuple[presenters.Colour, ...]:
+        """Each seat in its player's colour, as the set-up chips and the statistics
+        show it (the players read again for names not yet remembered)."""
+        names = tuple(s.name for s in state.seats)
+        known: tuple[Any, tuple[presenters.Colour, ...]] | None = getattr(
+            self, "_seat_colours", None)
+        if known is not None and known[0] == (names, self._players):
+            return known[1]  # every refresh asks: the store is read once per table
+        if not set(names) <= {p.name for p in self._players}:
+            self._players = self.games.players()
+        remembered = {p.name: history_presenters.colour(p.colour) for p in self._players}
+        colours = presenters.seat_colours(names, remembered)
+        self._seat_colours = ((names, self._players), colours)
+        return colours
 
     def show_stats(self, mode: str = "players") -> None:
         """The statistics of the games played here: per player, or per group."""
@@ -755,7 +772,8 @@ class CompanionApp(App):
         if table is None:
             return
         try:
-            view = presenters.review_view(table.session, table.bots)
+            view = presenters.review_view(table.session, table.bots,
+                                          self.seat_colours(table.state))
         except Exception:  # a review is an extra: never a crash at the end of a game
             _log.exception("review")
             return

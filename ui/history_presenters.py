@@ -15,7 +15,7 @@ from babel.dates import format_datetime
 from companion.players import Player
 from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
 from ui.i18n import _, language, ngettext
-from ui.presenters import ChartView, Colour, rules_label
+from ui.presenters import ChartView, Colour, hex_colour, rules_label
 from ui.words import listed, percent
 
 HISTORY_PAGE = 3  # rows of the history screen at a time: 8 seats of long names take 3 lines
@@ -25,13 +25,9 @@ CHART_GAMES = 10  # the statistics chart: a player's last games
 DEFAULT_COLOUR: Colour = (0.6, 0.6, 0.6, 1)
 
 
-def colour(hex_colour: str) -> Colour:
+def colour(hex_colour_text: str) -> Colour:
     """A player's "#rrggbb" as Kivy's rgba (grey for anything else)."""
-    try:
-        r, g, b = (int(hex_colour[i : i + 2], 16) / 255 for i in (1, 3, 5))
-    except (ValueError, IndexError):
-        return DEFAULT_COLOUR
-    return (r, g, b, 1)
+    return hex_colour(hex_colour_text) or DEFAULT_COLOUR
 
 
 @dataclass(frozen=True)

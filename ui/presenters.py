@@ -13,15 +13,25 @@ without opening a window. No Kivy import.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
-from companion.cards import CATALOGUE, EDITIONS, ROUNDS
+from companion.cards import (
+    ARTIFACTS,
+    CATALOGUE,
+    EDITIONS,
+    HAZARD_TYPES,
+    HAZARDS,
+    ROUNDS,
+    TREASURE_IDS,
+    edition,
+)
 from companion.engine import MAX_SEATS, MIN_SEATS, Bust, Phase, Revealed, State, TreasureSplit
 from companion.events import STRATEGIES, Draw, Move, Start
 from companion.notices import CameraStatus, CardHeld, Corrected, Reason
 from companion.odds import odds
+from companion.players import COLOURS as PLAYER_COLOURS
 from companion.review import review
 from companion.rules import RULE_SETS
 from companion.session import Session
@@ -108,16 +118,48 @@ HAZARD_BG: Colour = (0.78, 0.16, 0.14, 1)
 ARTIFACT_BG: Colour = (0.20, 0.55, 0.90, 1)
 DARK_TEXT: Colour = (0.08, 0.06, 0.02, 1)
 LIGHT_TEXT: Colour = (1, 1, 1, 1)
-SEAT_COLOURS: tuple[Colour, ...] = (
-    (0.95, 0.35, 0.30, 1),
-    (0.30, 0.75, 0.95, 1),
-    (0.55, 0.85, 0.35, 1),
-    (0.98, 0.80, 0.25, 1),
-    (0.80, 0.50, 0.95, 1),
-    (0.98, 0.55, 0.15, 1),
-    (0.35, 0.90, 0.80, 1),
-    (0.95, 0.55, 0.75, 1),
+
+
+def hex_colour(text: str) -> Colour | None:
+    """"#rrggbb" as a Kivy colour, or None for anything else."""
+    try:
+        r, g, b = (int(text[i : i + 2], 16) / 255 for i in (1, 3, 5))
+    except (ValueError, IndexError):
+        return None
+    return (r, g, b, 1) if len(text) == 7 and text[0] == "#" else None
+
+
+#: The remembered players' palette (companion.players), so a seat that is
+#: nobody remembered still wears a colour a player could have.
+SEAT_COLOURS: tuple[Colour, ...] = tuple(
+    c for c in (hex_colour(h) for h in PLAYER_COLOURS) if c is not None
 )
+
+
+def seat_colours(names_at: Sequence[str], remembered: Mapping[str, Colour]) -> tuple[Colour, ...]:
+    """Each seat's colour: its player's own, as the set-up chips and the
+    statistics show it; a seat nobody remembers, or whose colour an earlier
+    seat already wears, the first of the palette no seat wears.
+
+    >>> seat_colours(["Bo", "Ana"], {"Ana": SEAT_COLOURS[0]}) == (SEAT_COLOURS[1], SEAT_COLOURS[0])
+    True
+    """
+    own = [remembered.get(n) for n in names_at]
+    worn: list[Colour] = []
+    for i, colour in enumerate(own):
+        if colour is None or colour in worn:
+            later = {c for c in own[i + 1:] if c is not None}
+            colour = next((c for c in SEAT_COLOURS if c not in worn and c not in later),
+                          SEAT_COLOURS[i % len(SEAT_COLOURS)])
+        worn.append(colour)
+    return tuple(worn)
+
+
+def _colour(i: int, colours: Sequence[Colour] | None) -> Colour:
+    if colours is not None and i < len(colours):
+        return colours[i]
+    return SEAT_COLOURS[i % len(SEAT_COLOURS)]
+
 
 
 def rules_label(name: str) -> str:
@@ -172,6 +214,33 @@ def card_face(card_id: str) -> CardFace:
 # --- the table screen --------------------------------------------------------------
 
 
+#: The longest path a round can show: every treasure, one hazard of each kind
+#: and every artifact (round 5, none turned before) lie on it before the next
+#: card must be a second hazard, which ends the round on the path too (26).
+LONGEST_PATH = len(TREASURE_IDS) + len(HAZARD_TYPES) + len(ARTIFACTS) + 1
+
+
+def longest_path(state: State) -> int:
+    """The most cards this round's path can hold, the bust's pair included: the
+    box's treasures, one hazard of each kind still in the game, and the
+    artifacts shuffled in for this round (those on its path count, carried
+    out or lost as they may be by now, so the figure holds all round long).
+
+    >>> from companion.engine import new_game
+    >>> seats = ["Ana", "Bo", "Cy"]
+    >>> longest_path(new_game(seats)), longest_path(new_game(seats, "diamant"))
+    (22, 21)
+    """
+    on_path = {p.card for p in state.path}
+    artifacts = sum(
+        1 for a in ARTIFACTS
+        if state.rules.artifacts and a.order <= state.round
+        and (a.id in on_path or a.id not in (*state.lost, *state.carried))
+    )
+    kinds = {c.hazard for c in HAZARDS if c.id not in state.removed}
+    return len(edition(state.edition)) + len(kinds) + artifacts + 1
+
+
 @dataclass(frozen=True)
 class PathCardView:
     pos: int
@@ -180,6 +249,12 @@ class PathCardView:
     note: str  # "Ana took it", "worth 5", "second!" or ""
     faded: bool  # an artifact already carried out
     highlight: bool = False  # one of the pair of hazards that just ended the round
+    # The tile's picture (ui/icons): the hazard's kind, "gem" or "artifact".
+    icon: str = ""
+    value: str = ""  # the big number: a treasure's gems, an artifact's worth now
+    gems: str = ""  # the gems still lying on the card, as a number, or ""
+    chance: str = ""  # the odds' chance that the next card is this hazard's pair
+    taker: Colour | None = None  # the colour of the seat that carried the artifact out
 
 
 @dataclass(frozen=True)
@@ -194,6 +269,7 @@ class SeatView:
     artifacts: str  # "5 + 10" or ""
     choice: str  # "chosen" | "choosing…" | ""
     chosen: bool
+    artifacts_worth: str = ""  # what the artifacts add to the score: "15", or ""
 
 
 @dataclass(frozen=True)
@@ -218,6 +294,10 @@ class TableView:
     artifacts_column: bool = True  # the rule set has artifacts
     game_over: bool = False
     odds: str = ""  # the odds panel, when the table chose to see it
+    # The same without the chance per hazard (each hazard's tile shows its own).
+    odds_short: str = ""
+    status_short: str = ""  # the status without the camera's part, when both do not fit
+    path_room: int = LONGEST_PATH  # the slots the path keeps: longest_path()
 
 
 def _hidden(state: State, hidden_tents: bool) -> bool:
@@ -315,15 +395,18 @@ def table_view(
     bots: Collection[int] = (),
     ending: bool = False,
     asking: bool = False,
+    colours: Sequence[Colour] | None = None,
 ) -> TableView:
     """The main screen. ``due``/``chosen``/``waiting`` come from the ChoiceCollector
     (``waiting_for``): who, never what; ``waiting`` defaults to the due seats
-    that have not chosen."""
+    that have not chosen. ``colours``: each seat's (:func:`seat_colours`); the
+    palette's by seat when None."""
     hide = _hidden(state, hidden_tents)
     hazards_seen: set[str] = set()
     bust = state.last if isinstance(state.last, Bust) else None
     bust_kind = CATALOGUE[bust.card].hazard if bust is not None else None
     worth = state.artifact_worth()
+    chances = _pair_chances(state) if show_odds else {}
     path = []
     for pos, p in enumerate(state.path):
         c = p.kind
@@ -342,10 +425,18 @@ def table_view(
         own = p.left - (state.pooled[1] if state.pooled and state.pooled[0] == pos else 0)
         left = ngettext("{n} left", "{n} left", own).format(n=own) if own else ""
         taken = c.is_artifact and p.taken_by is not None
+        value = str(c.value) if c.is_treasure else str(worth[p.card]) if p.card in worth else ""
+        first = c.is_hazard and note == ""
         path.append(
             PathCardView(
                 pos, card_face(p.card), left, note, taken,
                 highlight=bust_kind is not None and c.hazard == bust_kind,
+                icon=(c.hazard or "").lower() if c.is_hazard else "artifact" if c.is_artifact
+                else "gem",
+                value=value,
+                gems=str(own) if own else "",
+                chance=chances.get(c.hazard or "", "") if first else "",
+                taker=_colour(p.taken_by, colours) if taken and p.taken_by is not None else None,
             )
         )
     seats = []
@@ -355,7 +446,7 @@ def table_view(
             SeatView(
                 index=i,
                 name=bot_name(s.name) if i in bots else s.name,
-                colour=SEAT_COLOURS[i % len(SEAT_COLOURS)],
+                colour=_colour(i, colours),
                 status=status_name(s.status),
                 status_key=s.status.value,
                 hand=str(s.hand),
@@ -363,6 +454,7 @@ def table_view(
                 artifacts=_artifacts([a.value for a in s.artifacts]),
                 choice=(_("chosen") if i in chosen else _("choosing…")) if is_due else "",
                 chosen=is_due and i in chosen,
+                artifacts_worth=str(sum(a.value for a in s.artifacts)) if s.artifacts else "",
             )
         )
     hazards = state.hazards_on_path()
@@ -385,6 +477,9 @@ def table_view(
         notice = replace(notice, tents=())  # hidden tents: a correction says no tent
     if notice is not None:
         status_parts.append(notice_text(notice))
+    # What the table must do now comes before what it already knows (the camera).
+    short_parts = status_parts[1:] if camera is not None and len(status_parts) > 1 else (
+        status_parts)
     if waiting is None:
         waiting = [i for i in due if i not in chosen]
     on_path = ""
@@ -412,6 +507,9 @@ def table_view(
         bust=bust_text,
         artifacts_column=state.rules.artifacts,
         odds=odds_text(state) if show_odds else "",
+        odds_short=odds_text(state, per_hazard=False) if show_odds else "",
+        status_short=" · ".join(short_parts),
+        path_room=longest_path(state),
         game_over=state.phase is Phase.GAME_OVER,
         event=last_event(state),
         pieces=payout_pieces(state),
@@ -544,7 +642,8 @@ class RoundEndView:
     goes_to: str  # the screen the button shows: "table" or "game_over"
 
 
-def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
+def round_end_view(state: State, *, hidden_tents: bool = False,
+                   colours: Sequence[Colour] | None = None) -> RoundEndView:
     """What each seat kept in the round that just ended, its tent, artifacts and
     score, and what to do with the cards. Round 5 too: its button leads to the
     final scores."""
@@ -573,7 +672,7 @@ def round_end_view(state: State, *, hidden_tents: bool = False) -> RoundEndView:
         seats.append(
             RoundEndSeat(
                 name=s.name,
-                colour=SEAT_COLOURS[i % len(SEAT_COLOURS)],
+                colour=_colour(i, colours),
                 result=result,
                 banked=HIDDEN if hide else str(s.banked),
                 artifacts=_artifacts(values),
@@ -644,7 +743,7 @@ class GameOverView:
     chart: ChartView
 
 
-def chart_view(state: State) -> ChartView:
+def chart_view(state: State, colours: Sequence[Colour] | None = None) -> ChartView:
     """Scores after each round: what the final scores add up to, artifacts included."""
     series = tuple(
         tuple(row[i] for row in state.score_history) for i in range(len(state.seats))
@@ -656,7 +755,7 @@ def chart_view(state: State) -> ChartView:
         rounds=ROUNDS,
         top=int(math.ceil(top / step) * step),
         series=series,
-        colours=tuple(SEAT_COLOURS[i % len(SEAT_COLOURS)] for i in range(len(state.seats))),
+        colours=tuple(_colour(i, colours) for i in range(len(state.seats))),
         labels=tuple(s.name for s in state.seats),
     )
 
@@ -702,7 +801,7 @@ def _tie_breaks(state: State, winners: Sequence[int]) -> str:
     return " ".join(said)
 
 
-def game_over_view(state: State) -> GameOverView:
+def game_over_view(state: State, colours: Sequence[Colour] | None = None) -> GameOverView:
     """Final scores ranked by the rules (score, then artifacts), the winner(s), the
     tie-breaks, and the chart of scores."""
     winners = state.winners if state.phase is Phase.GAME_OVER else ()
@@ -717,7 +816,7 @@ def game_over_view(state: State) -> GameOverView:
     seats = tuple(
         FinalSeat(
             name=state.seats[i].name,
-            colour=SEAT_COLOURS[i % len(SEAT_COLOURS)],
+            colour=_colour(i, colours),
             banked=str(state.seats[i].banked),
             artifacts=_artifacts([a.value for a in state.seats[i].artifacts]),
             score=str(state.seats[i].score),
@@ -733,7 +832,7 @@ def game_over_view(state: State) -> GameOverView:
         tie_break=_tie_breaks(state, winners),
         columns=_score_columns(state, this_round=False),
         seats=seats,
-        chart=chart_view(state),
+        chart=chart_view(state, colours),
     )
 
 
@@ -825,13 +924,14 @@ class ReviewView:
     rows: tuple[ReviewRow, ...]
 
 
-def review_view(session: Session, bots: Collection[int] = ()) -> ReviewView:
+def review_view(session: Session, bots: Collection[int] = (),
+                colours: Sequence[Colour] | None = None) -> ReviewView:
     """The game-over review: per seat its total, and its choices against its luck."""
     result = review(session)
     rows = tuple(
         ReviewRow(
             name=bot_name(s.name) if s.seat in bots else s.name,
-            colour=SEAT_COLOURS[s.seat % len(SEAT_COLOURS)],
+            colour=_colour(s.seat, colours),
             total=str(s.total),
             choices=signed(s.choices),
             luck=signed(s.luck),
@@ -852,8 +952,17 @@ def review_view(session: Session, bots: Collection[int] = ()) -> ReviewView:
 # --- the odds of the next card ---------------------------------------------------------
 
 
-def odds_text(state: State) -> str:
-    """The odds panel: the chance the next card busts, and what the deck still holds."""
+def _pair_chances(state: State) -> dict[str, str]:
+    """Per hazard kind on the path, the chance that the next card is its pair: "2/13"."""
+    o = odds(state)
+    if o is None:
+        return {}
+    return {kind: f"{f.numerator}/{f.denominator}" for kind, f in o.by_hazard}
+
+
+def odds_text(state: State, *, per_hazard: bool = True) -> str:
+    """The odds panel: the chance the next card busts (``per_hazard``: and of each
+    hazard kind on the path), and what the deck still holds."""
     o = odds(state)
     if o is None:
         return ""
@@ -863,7 +972,7 @@ def odds_text(state: State) -> str:
             fraction=f"{f.numerator}/{f.denominator}" if f else "0", percent=round(f * 100)
         )
 
-    if o.by_hazard:
+    if o.by_hazard and per_hazard:
         kinds = listed([
             _("{hazard} {fraction}").format(
                 hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"

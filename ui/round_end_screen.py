@@ -29,7 +29,7 @@ from ui.presenters import RoundEndView, ScoreColumns
 Colour = tuple[float, float, float, float]
 
 MIN_SP = 18  # the smallest text a player reads at a metre
-HEADER_SP = 14  # a column header's smallest
+HEADER_SP = 14  # tight only: names longer than a seat may have (typed elsewhere)
 WHITE: Colour = (1, 1, 1, 1)
 SOFT: Colour = (0.9, 0.9, 0.9, 1)
 GREY: Colour = (0.6, 0.6, 0.6, 1)
@@ -111,7 +111,7 @@ class ScoreTable(Widget):
     pad = dp(4)  # inside a row, left and right
     gap = dp(6)  # between columns, at least
     max_gap = dp(36)
-    header_sp = 15
+    header_sp = 18
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -2,15 +2,16 @@
 
 Read at a metre by the whole table, so nothing on it is ever cut: the seat
 table's columns are measured for the names and numbers on show, the path
-shows whole rows of cards (the newest always), and the prompt, the event
-and the status grow a line rather than lose one.
+has a fixed slot for every card the longest round can turn (so every card
+is in view, and none ever moves), and the details and the status have
+heights of their own: a longer text takes a shorter form, never room from
+the path or the seats.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from kivy.clock import Clock
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
@@ -31,6 +32,26 @@ STATUS_COLOURS = {
 }
 PROMPT_SP = (20, 18)  # one line at the first, two lines at the second
 EVENT_SP = (19, 18)  # the larger while the event takes two lines at most
+DETAILS_LINES = 3  # the details' room, in lines at READ_SP
+STATUS_LINES = 2  # the status's room, in lines at READ_SP
+
+
+def button_width(texts: tuple[str, ...], lines: int) -> float:
+    """The least width (at least a finger's two) in which each of ``texts``
+    takes at most ``lines`` lines on a big button (18 px, bold, 6 px inside);
+    one with no space (Japanese) one line: Kivy would break it inside a word."""
+    from ui.widgets import READ_SP, TOUCH_DP, fits, text_extent
+
+    widest = float(max(text_extent(t, sp(READ_SP), True)[0] for t in texts) + dp(20))
+    # Never narrower than a word: Kivy would break it.
+    word = float(max(text_extent(w, sp(READ_SP), True)[0] for t in texts for w in t.split()))
+    width = float(max(dp(2 * TOUCH_DP), word + dp(14)))
+    while width < widest and not all(
+            fits(t, width - dp(12), sp(READ_SP), lines=lines if " " in t else 1, bold=True,
+                 halign="center")
+            for t in texts):
+        width += dp(4)
+    return float(max(dp(2 * TOUCH_DP), word + dp(14), min(width, widest)))
 
 
 class TableScreen(Screen):
@@ -42,7 +63,22 @@ class TableScreen(Screen):
     event = StringProperty("")
     event_size = NumericProperty(sp(EVENT_SP[0]))
     bust = StringProperty("")
-    extra = StringProperty("")
+    extra = StringProperty("")  # every detail, a line each
+    details = StringProperty("")  # the details as shown: the form that fits
+    details_height = NumericProperty(dp(80))
+    status_shown = StringProperty("")
+    status_short = StringProperty("")
+    status_height = NumericProperty(dp(56))
+    #: Under the path, the room kept for the event: two lines at its larger size.
+    event_room = NumericProperty(dp(58))
+    #: The right-hand buttons' widths: their widest text (enter a card, final
+    #: scores), on two lines when the virtual table's button stands beside it, so
+    #: the status keeps its room and its place when the game ends.
+    action_width = NumericProperty(dp(120))
+    turn_width = NumericProperty(dp(120))
+    icon_gem = StringProperty("")
+    icon_tent = StringProperty("")
+    icon_artifact = StringProperty("")
     countdown = StringProperty("")
     status = StringProperty("")
     status_colour = ObjectProperty(STATUS_COLOURS["info"])
@@ -57,11 +93,20 @@ class TableScreen(Screen):
     columns = ListProperty([dp(8), dp(120), dp(28), dp(44), dp(48), dp(52), dp(48)])
     name_size = NumericProperty(sp(20))
     number_size = NumericProperty(sp(22))
-    path_height = NumericProperty(dp(64))
 
     def __init__(self, **kwargs: Any) -> None:
+        from ui.widgets import READ_SP, icon_path, text_extent
+
         kv.load("table.kv")
+        line = text_extent("Ag", sp(READ_SP))[1]
         super().__init__(**kwargs)
+        self.details_height = line * DETAILS_LINES
+        self.status_height = max(dp(56), line * STATUS_LINES + dp(4))
+        # Two lines of the event, and the spaces above and below it.
+        self.event_room = text_extent("Ag", sp(EVENT_SP[0]), True)[1] * 2 + dp(8)
+        self.icon_gem, self.icon_tent, self.icon_artifact = (
+            icon_path(n) for n in ("gem", "tent", "artifact"))
+        self._view: TableView | None = None
 
     def show(self, v: TableView) -> None:
         self.heading = v.heading
@@ -72,15 +117,19 @@ class TableScreen(Screen):
         self.extra = "\n".join(
             x for x in (v.pieces, v.on_path, v.remove, v.hazards, v.odds) if x
         )
+        self._view = v
         self.countdown = v.countdown
         self.status = v.status
+        self.status_short = v.status_short
         self.status_colour = STATUS_COLOURS.get(v.status_level, STATUS_COLOURS["info"])
         self.can_undo = v.can_undo
         self.can_enter = v.can_enter
         self.game_over = v.game_over
         self.artifacts_column = v.artifacts_column
         self._measure_columns(v)
+        self._measure_action()
         self.ids.path.compact = self._compact()
+        self.ids.path.slots = v.path_room
         self.ids.path.show(v.path)
         rows = self.ids.seats
         while len(rows.children) < len(v.seats):
@@ -97,21 +146,29 @@ class TableScreen(Screen):
             row.show(seat)
         self._fit_prompt()
         self._fit_event()
-        self._fit_path()
+        self._fit_details()
+        self._fit_status()
 
     def _measure_columns(self, v: TableView) -> None:
         from ui.widgets import HEADER_SP, seat_columns
 
-        heads = (self.ids.head_hand, self.ids.head_tent, self.ids.head_artifacts,
-                 self.ids.head_chosen)
+        chosen = self.ids.head_chosen
         names, numbers, columns = seat_columns(
             [s.name for s in v.seats], [s.hand for s in v.seats], [s.banked for s in v.seats],
-            [s.artifacts for s in v.seats] if v.artifacts_column else None,
-            [h.text for h in heads], max(sp(HEADER_SP), heads[0].font_size),
+            [s.artifacts_worth for s in v.seats] if v.artifacts_column else None,
+            ["", "", "", chosen.text], max(sp(HEADER_SP), chosen.font_size),
         )
         if columns != list(self.columns):
             self.columns = columns
         self.name_size, self.number_size = names, numbers
+
+    def _measure_action(self) -> None:
+        from ui.i18n import _
+
+        lines = 2 if self.virtual else 1
+        self.action_width = button_width(
+            (_("Final scores"), _("Card by hand"), _("Enter card")), lines)
+        self.turn_width = button_width((_("Turn a card"),), lines)
 
     def _fit_prompt(self, *args: Any) -> None:
         # The names of who still has to choose when they fit (one line at 20 px,
@@ -135,19 +192,39 @@ class TableScreen(Screen):
         self.event_size = sp(EVENT_SP[0]) if fits(text, width, sp(EVENT_SP[0]), lines=2,
                                                   bold=True) else sp(EVENT_SP[-1])
 
-    def _fit_path(self, *args: Any) -> None:
-        """The path's view: the whole rows that fit its room, scrolled to the newest."""
-        from ui.widgets import rows_shown
+    def _fit_details(self, *args: Any) -> None:
+        """The details, a line each, in the first form that fits their room: the
+        odds with each hazard's chance, then without it (each hazard's tile
+        shows its own), then run on in one paragraph."""
+        from ui.widgets import READ_SP, fits
 
-        flow = self.ids.path
-        _count, height = rows_shown(flow.row_heights, self.ids.path_box.height, flow.spacing,
-                                    flow.padding)
-        self.path_height = min(height, max(flow.minimum_height, 2 * flow.padding))
-        self.ids.path_view.scroll_y = 0  # the newest card in view
+        v = self._view
+        if v is None:
+            return
+        head = [x for x in (v.pieces, v.on_path, v.remove) if x]
+        forms = [[*head, v.odds or v.hazards], [*head, v.hazards, v.odds_short],
+                 [*head, v.odds_short or v.hazards]]
+        texts = ["\n".join(x for x in form if x) for form in forms]
+        texts.append("  ·  ".join(x for x in forms[-1] if x))
+        width = self.ids.details.width
+        self.details = next(
+            (t for t in texts if fits(t, width, sp(READ_SP), lines=DETAILS_LINES)), texts[-1]
+        )
+
+    def on_status(self, *args: Any) -> None:
+        if "status" in self.ids:
+            self._fit_status()
+
+    def _fit_status(self, *args: Any) -> None:
+        # The camera's part gives way to what the table must do now.
+        from ui.widgets import READ_SP, fits
+
+        width = self.ids.status.width
+        full = fits(self.status, width, sp(READ_SP), lines=STATUS_LINES)
+        self.status_shown = self.status if full or not self.status_short else self.status_short
 
     def _compact(self) -> bool:
-        # A bust's path is history: names only (and the pair's "second!"),
-        # as compact as it goes, so the pair that ended the round shows.
+        # A bust's path is history: the odds of a pair are over.
         return bool(self.holding or self.bust)
 
     def on_holding(self, *args: Any) -> None:
@@ -163,11 +240,10 @@ class TableScreen(Screen):
 
     def on_kv_post(self, base_widget: Any) -> None:
         self.ids.path.on_card = self._tap
-        fit_path = Clock.create_trigger(self._fit_path, 0)
         self.ids.prompt.bind(width=self._fit_prompt)
         self.ids.event.bind(width=self._fit_event)
-        self.ids.path_box.bind(height=fit_path)
-        self.ids.path.bind(row_heights=fit_path, minimum_height=fit_path)
+        self.ids.details.bind(width=self._fit_details)
+        self.ids.status.bind(width=self._fit_status)
 
     def _tap(self, pos: int) -> None:
         from kivy.app import App

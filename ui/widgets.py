@@ -7,8 +7,10 @@ columns and the chart's lines need arithmetic, so they are done here.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 from kivy.graphics import Color, Line, Rectangle
@@ -23,17 +25,27 @@ from kivy.properties import (
 )
 from kivy.uix.behaviors import ButtonBehavior
 from kivy.uix.boxlayout import BoxLayout
+from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.layout import Layout
 from kivy.uix.widget import Widget
 
 from ui.fonts import japanese_lines as phrase_lines
 from ui.i18n import language
-from ui.presenters import CardFace, ChartView, PathCardView, SeatView
+from ui.presenters import LONGEST_PATH, CardFace, ChartView, PathCardView, SeatView
 
 READ_SP = 18  # the smallest text a player reads at a metre
-HEADER_SP = 14  # a column header's smallest
+HEADER_SP = READ_SP  # a column header's smallest: read at a metre too
 TOUCH_DP = 48  # the smallest thing a finger taps
+TILE_DP = 50  # a path tile's least width: its number and the gems on it side by side
+TILE_MAX_DP = 96  # and its most, when few seats leave the path a wide room
+ICONS = Path(__file__).resolve().parent / "icons"  # made by scripts/make_icons.py
+
+
+def icon_path(name: str) -> str:
+    """The file of pictogram ``name`` (ui/icons/NAME.png), or "" when there is none."""
+    path = ICONS / f"{name}.png"
+    return str(path) if name and path.is_file() else ""
 
 #: The seat table's columns, left to right: the colour bar's room, name,
 #: status icon, gems in hand, tent, artifacts, chosen light. The table screen
@@ -41,9 +53,13 @@ TOUCH_DP = 48  # the smallest thing a finger taps
 SEAT_COLUMN_NAMES = ("bar", "name", "icon", "hand", "tent", "artifacts", "chosen")
 NAME_SP = (20, READ_SP)  # a seat's name: the larger when every name fits NAME_ROOM_DP
 NAME_ROOM_DP = 130
-NUMBER_SP = (28, 22)  # gems in hand, tent: up to FEW_SEATS seats (taller rows), more
+NUMBER_SP = (28, 20)  # gems in hand, tent: up to FEW_SEATS seats (taller rows), more
 FEW_SEATS = 5
-ARTIFACTS_SP = READ_SP
+ARTIFACTS_SP = 20
+HEAD_ICON_DP = 26  # a column headed by a pictogram: the gem, the tent, the artifact
+#: The widest number each column keeps room for from the start, so the seat
+#: table (and the path beside it) never widens in a game: hand, tent, artifacts.
+NUMBER_ROOM = ("88", "188", "88")
 
 
 @lru_cache(maxsize=4096)
@@ -68,7 +84,8 @@ def seat_columns(names: Sequence[str], hands: Sequence[str], tents: Sequence[str
     """The names' and the numbers' font sizes and the seat table's column
     widths (see :data:`SEAT_COLUMN_NAMES`) for these seats: every name whole
     on one line, every number and header in its column. ``artifacts`` None:
-    no such column. ``headers``: the hand, tent, artifacts and chosen headers."""
+    no such column. ``headers``: the hand, tent, artifacts and chosen headers
+    ("" for one drawn as a pictogram)."""
     name_size = float(sp(NAME_SP[1]))
     for size in NAME_SP:
         widest = max((text_extent(n, sp(size), True)[0] for n in names), default=0)
@@ -76,13 +93,18 @@ def seat_columns(names: Sequence[str], hands: Sequence[str], tents: Sequence[str
             name_size = float(sp(size))
             break
     name_w = max((text_extent(n, name_size, True)[0] for n in names), default=0) + dp(6)
-    hand_h, tent_h, art_h, chose_h = (text_extent(h, header_size)[0] for h in headers)
+    hand_h, tent_h, art_h, chose_h = (
+        text_extent(h, header_size)[0] if h else dp(HEAD_ICON_DP) for h in headers
+    )
     number = float(sp(NUMBER_SP[0] if len(names) <= FEW_SEATS else NUMBER_SP[1]))
-    hand_w = max(hand_h, *(text_extent(v, number, True)[0] for v in [*hands, "88"])) + dp(8)
-    tent_w = max(tent_h, *(text_extent(v, number, True)[0] for v in [*tents, "88"])) + dp(8)
+    hand_room, tent_room, art_room = NUMBER_ROOM
+    hand_w = max(hand_h, *(text_extent(v, number, True)[0] for v in [*hands, hand_room]))
+    tent_w = max(tent_h, *(text_extent(v, number, True)[0] for v in [*tents, tent_room]))
+    hand_w, tent_w = hand_w + dp(8), tent_w + dp(8)
     art_w = 0.0
     if artifacts is not None:
-        art_w = max(art_h, *(text_extent(v, sp(ARTIFACTS_SP))[0] for v in [*artifacts, "10"]))
+        art_w = max(art_h, *(text_extent(v, sp(ARTIFACTS_SP), True)[0]
+                             for v in [*artifacts, art_room]))
         art_w += dp(8)
     chose_w = max(chose_h, dp(22)) + dp(8)
     return name_size, number, [dp(8), name_w, dp(28), hand_w, tent_w, art_w, chose_w]
@@ -153,25 +175,31 @@ class CardFaceWidget(ButtonBehavior, BoxLayout):
         )
 
 
-class PathChip(ButtonBehavior, BoxLayout):
-    """One card of the path as a chip: its name big, its gems or note below.
-
-    A chip is as wide as its words; its height is its row's (:class:`PathFlow`):
-    a row with a gems or note line is taller than a row of names only.
+class PathChip(ButtonBehavior, FloatLayout):
+    """One card of the path as a tile of the path's fixed size (:class:`PathFlow`):
+    its picture (a treasure's gems, a hazard, an artifact), its number, and
+    inside it whatever the card carries now: the gems still on it, the odds of
+    its pair, the colour of the seat that carried it out. Nothing it shows
+    changes its size, so no card moves when a leftover is taken, an artifact
+    is carried out or the round busts.
     """
 
     card = StringProperty("")
     title = StringProperty("")
     left = StringProperty("")
     note = StringProperty("")
+    icon = StringProperty("")
+    kind = StringProperty("treasure")  # "treasure" | "hazard" | "artifact": how it is drawn
+    value = StringProperty("")
+    gems = StringProperty("")
+    chance = StringProperty("")
+    taker = ColorProperty((0, 0, 0, 0))
     bg = ColorProperty((0.5, 0.5, 0.5, 1))
     fg = ColorProperty((1, 1, 1, 1))
     faded = BooleanProperty(False)
     highlight = BooleanProperty(False)
     index = NumericProperty(-1)
-    compact = BooleanProperty(False)  # names only, but for a highlighted chip's line
-    line_shown = BooleanProperty(False)  # set in kv
-    want_height = NumericProperty(dp(TOUCH_DP))  # set in kv: taller with a second line
+    compact = BooleanProperty(False)  # a bust's moment: the odds step aside
 
     def show(self, view: PathCardView) -> None:
         self.card = view.face.card
@@ -181,45 +209,47 @@ class PathChip(ButtonBehavior, BoxLayout):
         self.index = view.pos
         self.left = view.left
         self.note = view.note
+        self.icon = icon_path(view.icon)
+        self.kind = {"gem": "treasure", "artifact": "artifact"}.get(view.icon, "hazard")
+        self.value = view.value
+        self.gems = view.gems
+        self.chance = view.chance
+        self.taker = view.taker or (0, 0, 0, 0)
         self.faded = view.faded
         self.highlight = view.highlight
 
 
 class PathFlow(Layout):
-    """The round's path: chips in reading order, each where it first landed.
+    """The round's path: tiles of one size in fixed slots, in reading order.
 
-    Rows fill left to right; a row is as high as its tallest chip, and every
-    chip of the row takes that height. :attr:`row_heights` (top row first)
-    lets the table screen show whole rows only when the path is longer than
-    its room.
+    The slots are laid out for :data:`~ui.presenters.LONGEST_PATH` cards, the
+    most a round can turn, in as many columns of at least :data:`TILE_DP` as
+    the width takes and rows as tall as :attr:`room` allows (at least
+    :data:`TOUCH_DP`, a finger's): so every card of the round is in view at
+    every moment, and card N is always in the same place. The widget is as
+    tall as the rows in use (:attr:`minimum_height`), so what is said under
+    the path stands close to it.
     """
 
     on_card = ObjectProperty(None, allownone=True)  # callback(pos)
     compact = BooleanProperty(False)  # every chip compact (PathChip.compact)
-    spacing = NumericProperty(dp(5))
-    padding = NumericProperty(dp(3))  # room for the bust's red ring (2 px around a chip)
+    slots = NumericProperty(LONGEST_PATH)
+    room = NumericProperty(0)  # the most height the slots may take; 0: square tiles
+    spacing = NumericProperty(dp(3))
+    padding = NumericProperty(dp(3))  # room for the bust's red ring (2 px around a tile)
     minimum_height = NumericProperty(0)
-    row_heights = ListProperty([])
+    columns = NumericProperty(1)
+    tile_size = ListProperty([dp(TOUCH_DP), dp(TOUCH_DP)])
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        for name in ("children", "width", "pos"):
+        for name in ("children", "width", "pos", "spacing", "padding", "room", "slots"):
             self.fbind(name, self._trigger_layout)
-        self.fbind("spacing", self._trigger_layout)
-        self.fbind("padding", self._trigger_layout)
-
-    def add_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
-        widget.fbind("want_height", self._trigger_layout)
-        super().add_widget(widget, *args, **kwargs)
-
-    def remove_widget(self, widget: Any, *args: Any, **kwargs: Any) -> None:
-        widget.funbind("want_height", self._trigger_layout)
-        super().remove_widget(widget, *args, **kwargs)
 
     def show(self, views: Sequence[PathCardView]) -> None:
         chips = self.chips
         while len(chips) < len(views):
-            chip = PathChip()
+            chip = PathChip(size_hint=(None, None))
             chip.bind(on_release=self._tapped)
             self.add_widget(chip)
             chips.append(chip)
@@ -233,36 +263,39 @@ class PathFlow(Layout):
         for chip in self.chips:
             chip.compact = self.compact
 
-    def rows(self) -> list[list[PathChip]]:
-        """The chips row by row, as they flow into the width."""
-        room = self.width - 2 * self.padding
-        rows: list[list[PathChip]] = []
-        used = 0.0
-        for chip in self.chips:
-            if rows and used + self.spacing + chip.width <= room:
-                rows[-1].append(chip)
-                used += self.spacing + chip.width
-            else:
-                rows.append([chip])
-                used = chip.width
-        return rows
+    def grid(self) -> tuple[int, float, float]:
+        """Columns, tile width and tile height of the slots in this width and room:
+        of the column counts whose tiles are at least TILE_DP wide and a finger
+        high, the one with the largest tiles (at most square)."""
+        pad, gap = float(self.padding), float(self.spacing)
+        inner = max(0.0, float(self.width) - 2 * pad)
+        most = max(1, int((inner + gap) // (dp(TILE_DP) + gap)))
+        best: tuple[float, int, float, float] | None = None
+        for cols in range(1, most + 1):
+            wide = min(dp(TILE_MAX_DP), (inner - gap * (cols - 1)) / cols)
+            rows = max(1, math.ceil(int(self.slots) / cols))
+            high = wide
+            if self.room > 0:
+                high = min(wide, (float(self.room) - 2 * pad - gap * (rows - 1)) / rows)
+            if high >= dp(TOUCH_DP) and (best is None or wide * high > best[0]):
+                best = (wide * high, cols, wide, high)
+        if best is None:  # too little room: a finger's height all the same
+            wide = (inner - gap * (most - 1)) / most
+            return most, min(dp(TILE_MAX_DP), wide), float(dp(TOUCH_DP))
+        return best[1], best[2], best[3]
 
     def do_layout(self, *args: Any) -> None:
-        rows = self.rows()
-        heights = [max(c.want_height for c in row) for row in rows]
-        pad, gap = self.padding, self.spacing
-        total = 2 * pad + sum(heights) + gap * max(0, len(rows) - 1)
-        self.minimum_height = total
-        self.row_heights = heights
-        y = self.y + max(total, self.height) - pad
-        for row, h in zip(rows, heights, strict=True):
-            y -= h
-            x = self.x + pad
-            for chip in row:
-                chip.height = h
-                chip.pos = (x, y)
-                x += chip.width + gap
-            y -= gap
+        cols, wide, high = self.grid()
+        self.columns, self.tile_size = cols, [wide, high]
+        pad, gap = float(self.padding), float(self.spacing)
+        chips = self.chips
+        rows = max(1, math.ceil(len(chips) / cols))
+        self.minimum_height = 2 * pad + rows * high + (rows - 1) * gap
+        top = self.top - pad
+        for i, chip in enumerate(chips):
+            row, col = divmod(i, cols)
+            chip.size = (wide, high)
+            chip.pos = (self.x + pad + col * (wide + gap), top - high - row * (high + gap))
 
     def _tapped(self, chip: PathChip) -> None:
         if self.on_card is not None:
@@ -275,21 +308,6 @@ class PathFlow(Layout):
     cards = chips
 
 
-def rows_shown(heights: Sequence[float], room: float, spacing: float,
-               padding: float) -> tuple[int, float]:
-    """How many of the last rows fit ``room`` whole (at least one), and the
-    height they take with the padding: a view that tall, scrolled to the end,
-    shows the newest rows and no row cut in two."""
-    total, count = 2 * padding, 0
-    for h in reversed(heights):
-        more = h + (spacing if count else 0)
-        if count and total + more > room:
-            break
-        total += more
-        count += 1
-    return count, total
-
-
 class SeatRow(BoxLayout):
     """One seat: name, status, gems in hand, tent total, artifacts, choice light."""
 
@@ -298,7 +316,7 @@ class SeatRow(BoxLayout):
     status_key = StringProperty("in")
     hand = StringProperty("")
     banked = StringProperty("")
-    artifacts = StringProperty("")
+    artifacts = StringProperty("")  # what they add to the score: "15"
     choice = StringProperty("")
     chosen = BooleanProperty(False)
     with_artifacts = BooleanProperty(True)
@@ -312,7 +330,7 @@ class SeatRow(BoxLayout):
         self.status_key = v.status_key
         self.hand = v.hand
         self.banked = v.banked
-        self.artifacts = v.artifacts
+        self.artifacts = v.artifacts_worth
         self.choice = v.choice
         self.chosen = v.chosen
 
@@ -341,7 +359,7 @@ class Chart(Widget):
         self.series = [list(s) for s in v.series]
 
     def _label(self, text: str, x: float, y: float, anchor: str = "center") -> None:
-        lab = Label(text=text, font_size=sp(14), color=(0.85, 0.85, 0.85, 1))
+        lab = Label(text=text, font_size=sp(HEADER_SP), color=(0.85, 0.85, 0.85, 1))
         lab.texture_update()
         w, h = lab.texture_size
         lab.size = (w, h)
@@ -354,8 +372,10 @@ class Chart(Widget):
         for lab in self._texts:
             self.remove_widget(lab)
         self._texts = []
-        left, bottom = self.x + dp(34), self.y + dp(24)
-        w, h = self.width - dp(50), self.height - dp(34)
+        # Room for the axis numbers at HEADER_SP: three digits at the left, one
+        # line below, half a line above the top one.
+        left, bottom = self.x + dp(40), self.y + dp(28)
+        w, h = self.width - dp(56), self.height - dp(42)
         if w <= 0 or h <= 0:
             return
         top = max(1, int(self.top_value))
@@ -386,7 +406,7 @@ class Chart(Widget):
         for k in range(6):
             self._label(str(top * k // 5), left - dp(4), bottom + h * k / 5, "right")
         for r in range(1, rounds + 1):
-            self._label(str(r), left + w * r / rounds, bottom - dp(12))
+            self._label(str(r), left + w * r / rounds, bottom - dp(14))
 
 
 def fits(text: str, width: float, font_size: float, *, lines: int = 1, bold: bool = False,

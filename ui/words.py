@@ -54,8 +54,8 @@ from companion.review import Review, SeatReview
 from companion.session import NothingToUndoError
 from companion.stats import HeadToHead, PlayerStats
 from companion.text import cut, printable
-from ui.fonts import keep_whole
 from ui.i18n import _, language, ngettext, pgettext
+from ui.lines import keep_whole
 
 
 def hazard_name(kind: str) -> str:
@@ -428,6 +428,8 @@ def camera_text(status: CameraStatus) -> str:
     return {
         CameraStatus.VIRTUAL: _("virtual table: tap Turn a card"),
         CameraStatus.OK: _("camera ok"),
+        # i18n: the reader of the stickers' Micro QR is missing: only their QR is read
+        CameraStatus.QR_ONLY: _("camera ok, no Micro QR"),
         CameraStatus.NO_CAMERA: _("no camera: enter cards by tapping"),
         CameraStatus.STARTING: _("camera starting…"),
     }[status]

@@ -10,13 +10,15 @@ command line stays fast):
   card on a table, for the demo and tests), and ``open_source(kind, ...)``.
 * ``vision.decode``: ``Decoder().decode(frame) -> FrameReads``: zxing-cpp
   (QR and Micro QR) on the whole frame, then on sharpened, enlarged crops of
-  sticker-like regions when that reads no card (pyzbar only when asked); a
-  still scene is not decoded again; only ``companion.cards`` payloads become
-  cards.
+  sticker-like regions when that reads no card; pyzbar instead where
+  zxing-cpp cannot be loaded (the QR half of each label); a still scene is
+  not decoded again; only ``companion.cards`` payloads become cards.
+* ``vision.roi``: the window of a Pi camera's full resolution around the
+  scan spot where stickers are read (``Spot``, ``crop``, ``Detail``).
 * ``vision.tracker``: ``Tracker().step(cards, foreign) -> events``
   (``CardPlaced``, ``ForeignPlaced``, ``TwoCards``); pure Python.
 * ``vision.scanner``: ``Scanner(source, on_card, on_notice, on_status)`` on
-  its own thread, with ``process(image)``/``step()`` for deterministic use.
+  its own thread, with ``process(image, detail)``/``step()`` for deterministic use.
 * ``vision.stickers``: the printable sticker sheet (PDF).
 * ``vision.render``: the deterministic frame renderer behind the virtual
   table, the tests and ``bench/vision.py``.

@@ -42,17 +42,51 @@ thumbnail of the frame is compared with the last decoded one.
 
 from __future__ import annotations
 
+import functools
+import importlib
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from types import ModuleType
 from typing import Any
 
 import cv2
 import numpy as np
 import numpy.typing as npt
-import zxingcpp
 
 from companion.cards import NotACardError, card_from_payload
+
+
+def _load(name: str) -> ModuleType | None:
+    """``name`` imported, or None when it (or the C library under it) cannot be loaded."""
+    try:
+        return importlib.import_module(name)
+    except (ImportError, OSError):
+        return None
+
+
+#: zxing-cpp, the reader of both symbols; None where its wheel cannot be
+#: loaded (a platform with no wheel, a broken install).  Then pyzbar (Debian's
+#: libzbar) reads the QR half of each label: zbar has no Micro QR.
+zxingcpp: Any = _load("zxingcpp")
+ZXING, PYZBAR = "zxing-cpp", "pyzbar"
+
+
+class NoReader(ImportError):
+    """Neither zxing-cpp nor pyzbar can be loaded: nothing can read a sticker."""
+
+
+@functools.lru_cache(maxsize=1)
+def best_reader() -> str:
+    """The reader this machine has: :data:`ZXING`, else :data:`PYZBAR` (QR only).
+
+    Raises :class:`NoReader` when neither loads.
+    """
+    if zxingcpp is not None:
+        return ZXING
+    if _load("pyzbar.pyzbar") is not None:
+        return PYZBAR
+    raise NoReader("no QR reader: neither zxing-cpp nor pyzbar (Debian's libzbar0) loads")
 
 Gray = npt.NDArray[np.uint8]
 Point = tuple[float, float]
@@ -65,9 +99,6 @@ EMPTY_EDGE_DENSITY = 20.0
 #: block) still "the same frame": sensor noise of 8 levels gives up to 7, a
 #: hand or a card moving in gives tens.
 UNCHANGED_LEVELS = 10
-#: Both symbols a sticker can carry: the QR every sticker has, and the Micro QR
-#: of the newer labels (docs/cards-and-stickers.md).
-_MICRO = zxingcpp.BarcodeFormat.MicroQRCode
 _ROI_HALF = 120  # half side of a crop around a candidate, in frame pixels
 #: Unchanged frames after which a scene with no card read is decoded again
 #: (after two quick retries): about 2 s at 30 fps, which keeps a still empty
@@ -78,6 +109,16 @@ RETRY_EVERY = 64
 #: read a second (every 30) was most of a resting card's idle cost (bench/idle.py:
 #: 2.6 % of a core against 1.8 % with it every 10 s, an empty Kivy app 1.0 %).
 REFRESH_EVERY = 300
+#: Something new on the spot (a changed scene with sticker-like regions) and
+#: no card read: after the two quick retries it is tried every
+#: :data:`EAGER_EVERY` frames until it is :data:`EAGER_FRAMES` old (3 s at
+#: 30 fps), each time with one more fallback step of :data:`VARIATIONS`, then
+#: every :data:`RETRY_EVERY`.  A quarter of the frames for 3 s keeps within the
+#: idle budget, which is spent on still scenes of minutes; over a new unread
+#: scene's first 5 s it costs 0.79x raw zxing-cpp a frame against 0.24x with
+#: the retries at 1, 3 and 64 alone (bench/photo.py, "still empty spot": a
+#: card without a sticker), the same as before once the scene is 3 s old.
+EAGER_EVERY, EAGER_FRAMES = 4, 90
 #: Mean grey-level difference of a read symbol's thumbnail blocks above which
 #: it changed: sensor noise stays near 1, another card's modules give tens.
 SYMBOL_CHANGED = 4.0
@@ -92,6 +133,8 @@ class _Memory:
     symbols: tuple[tuple[int, int, int, int], ...]  # card symbols' boxes in the thumbnail
     skipped: int  # unchanged frames since it was decoded
     wait: int  # unchanged frames before an unread scene is tried again
+    age: int = 0  # frames since the scene was first decoded
+    tries: int = 0  # retries of the scene so far (each with its own variation)
 
 
 @dataclass(frozen=True)
@@ -108,6 +151,7 @@ class Read:
     card: str | None
     corners: tuple[Point, Point, Point, Point]
     decoder: str
+    modules: int = 21  # across the symbol: 21 for a sticker's QR, 17 for its Micro QR
 
     @property
     def center(self) -> Point:
@@ -166,21 +210,31 @@ def to_gray(frame: npt.NDArray[Any]) -> Gray:
     return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), np.uint8)
 
 
-def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
+Quad = tuple[Point, Point, Point, Point]
+#: A reader's finds: the text, the corners, whether the symbol can be one of
+#: our stickers (a Micro QR below level Q cannot: ours are all at Q), and its
+#: modules across as a sticker has them (21 for a QR, 17 for a Micro QR).
+Found = list[tuple[str, Quad, bool, int]]
+
+
+def _zxing(img: Gray, downscale: bool = False) -> Found:
     out = []
     # No inverted, rotated or downscaled retries: a sticker is dark on light, the
     # QR finder works at any angle, and a frame is small.  On the photographed
     # sticker frames this reads the same frames as the defaults at a quarter of
-    # raw zxing-cpp's time, which is what pays for the fallback steps.
+    # raw zxing-cpp's time, which is what pays for the fallback steps.  A
+    # full-resolution window (``downscale``) is tried smaller too when nothing
+    # reads: its modules can be 7 px and blurred.
     # The format set is made for each call: one kept at module level outlives
     # the binding at exit, and nanobind then prints a leak report on stderr.
-    formats = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, _MICRO))
-    for b in zxingcpp.read_barcodes(img, formats=formats, try_rotate=False, try_downscale=False,
+    # Both symbols a sticker can carry: the QR every sticker has, and the
+    # Micro QR of the newer labels (docs/cards-and-stickers.md).
+    micro = zxingcpp.BarcodeFormat.MicroQRCode
+    formats = zxingcpp.BarcodeFormats((zxingcpp.BarcodeFormat.QRCode, micro))
+    for b in zxingcpp.read_barcodes(img, formats=formats, try_rotate=False,
+                                    try_downscale=downscale,
                                     try_invert=False):
-        if not b.valid or (b.format == _MICRO and b.ec_level != "Q"):
-            # A Micro QR at a lower level than our stickers' Q is, on the
-            # benchmark's frames, a QR's finder pattern with a finger over
-            # the rest read as a small Micro QR: a phantom, not a code.
+        if not b.valid:
             continue
         p = b.position
         corners = (
@@ -189,11 +243,14 @@ def _zxing(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
             (float(p.bottom_right.x), float(p.bottom_right.y)),
             (float(p.bottom_left.x), float(p.bottom_left.y)),
         )
-        out.append((str(b.text), corners))
+        # A Micro QR at level L or M is another code (ours are at Q): it is
+        # reported as not a card whatever it holds, never taken for one.
+        ours = b.format != micro or b.ec_level == "Q"
+        out.append((str(b.text), corners, ours, 17 if b.format == micro else 21))
     return out
 
 
-def _pyzbar(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
+def _pyzbar(img: Gray) -> Found:
     from pyzbar import pyzbar  # type: ignore[import-untyped]
 
     out = []
@@ -206,7 +263,7 @@ def _pyzbar(img: Gray) -> list[tuple[str, tuple[Point, Point, Point, Point]]]:
         if len(pts) < 4:
             x, y, w, h = r.rect
             pts = [(x, y), (x + w, y), (x + w, y + h), (x, y + h)]
-        out.append((text, (pts[0], pts[1], pts[2], pts[3])))
+        out.append((text, (pts[0], pts[1], pts[2], pts[3]), True, 21))  # zbar reads no Micro QR
     return out
 
 
@@ -216,6 +273,10 @@ def _gray(img: Any) -> Gray:
 
 def _enlarged(img: Gray, factor: int) -> Gray:
     return _gray(cv2.resize(img, None, fx=factor, fy=factor, interpolation=cv2.INTER_CUBIC))
+
+
+def _otsu(img: Gray) -> Gray:
+    return _gray(cv2.threshold(img, 0, 255, cv2.THRESH_BINARY | cv2.THRESH_OTSU)[1])
 
 
 def _unsharp(img: Gray, sigma: float = 2.0, amount: float = 1.5) -> Gray:
@@ -246,7 +307,7 @@ def candidates(gray: Gray, k: int = 2) -> tuple[list[Point], float]:
         if peak < EMPTY_EDGE_DENSITY:
             break
         out.append((loc[0] * 2.0, loc[1] * 2.0))
-        cv2.circle(density, loc, 35, 0.0, -1)
+        cv2.circle(density, loc, 35, (0.0,), -1)
     return out, strongest
 
 
@@ -257,20 +318,31 @@ class Decoder:
     >>> Decoder().decode(render(Scene(card="T11A"))).cards
     ('T11A',)
 
-    ``fallback=False`` gives zxing-cpp alone; ``use_pyzbar=True`` adds pyzbar
-    as the strongest region's last step; ``skip_unchanged=False`` decodes
-    every frame.  Not
-    thread-safe: one decoder per thread (it remembers the last frame).
+    ``fallback=False`` gives the first step alone; ``use_pyzbar=True`` adds
+    pyzbar as the strongest region's last step (it read no frame the other
+    steps missed on the benchmark); ``skip_unchanged=False`` decodes every
+    frame.  ``reader`` is :data:`ZXING` or :data:`PYZBAR`, by default the best
+    this machine loads (:func:`best_reader`): with pyzbar every step reads
+    with it, and only the QR half of a label is read (zbar has no Micro QR).
+    Not thread-safe: one decoder per thread (it remembers the last frame).
     """
 
     def __init__(
-        self, *, fallback: bool = True, use_pyzbar: bool = False, skip_unchanged: bool = True
+        self, *, fallback: bool = True, use_pyzbar: bool = False, skip_unchanged: bool = True,
+        reader: str | None = None,
     ) -> None:
+        self.reader = best_reader() if reader is None else reader
+        if self.reader not in (ZXING, PYZBAR):
+            raise ValueError(f"unknown reader {reader!r} (one of {ZXING}, {PYZBAR})")
+        if self.reader == ZXING and zxingcpp is None:
+            raise NoReader("zxing-cpp cannot be loaded")
+        self._read: _Reader = _zxing if self.reader == ZXING else _pyzbar
         self.fallback = fallback
-        self.use_pyzbar = use_pyzbar
+        self.use_pyzbar = use_pyzbar and self.reader == ZXING
         self.skip_unchanged = skip_unchanged
         self._last: _Memory | None = None
-        self._retry_wait = 1  # the wait after this decode, when it retries an unread scene
+        self._age = 0  # the age of the scene this decode looks at (0: a new scene)
+        self._tries = 0  # the retries of this scene before this decode
         self._clahe = cv2.createCLAHE(clipLimit=3.0, tileGridSize=(4, 4))
         #: The fallback steps tried on every candidate region, then on the
         #: strongest one only (names of :data:`_STEPS`, in order).
@@ -280,10 +352,16 @@ class Decoder:
     def reset(self) -> None:
         """Forget the last frame (e.g. after the camera was reopened)."""
         self._last = None
-        self._retry_wait = 1
+        self._age = self._tries = 0
 
-    def decode(self, frame: npt.NDArray[Any]) -> FrameReads:
-        """All codes read in ``frame`` (grey, BGR or BGRA uint8)."""
+    def decode(self, frame: npt.NDArray[Any], *, window: bool = False) -> FrameReads:
+        """All codes read in ``frame`` (grey, BGR or BGRA uint8).
+
+        ``window``: the frame is a full-resolution window (:mod:`vision.roi`),
+        where modules are 3.5 px or more.  There the crops read 1 frame in 169
+        that the whole window did not (``bench/photo.py --capture``) and were
+        most of the cost: they are tried only on the retries of an unread scene.
+        """
         t0 = time.perf_counter()
         thumb: Gray | None = None
         if self.skip_unchanged:
@@ -291,22 +369,26 @@ class Decoder:
             kept = self._unchanged(thumb)
             if kept is not None:
                 return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
+        age, tries = (self._age, self._tries) if thumb is not None else (0, 0)
+        self._age = self._tries = 0
         gray = to_gray(frame)
-        reads = [Read(t, card_of(t), c, "zxing") for t, c in _zxing(gray)]
+        first = "zxing" if self.reader == ZXING else "pyzbar"
+        found_first = _zxing(gray, window) if self._read is _zxing else self._read(gray)
+        reads = [Read(t, card_of(t) if ours else None, c, first, n)
+                 for t, c, ours, n in found_first]
         found: tuple[Point, ...] = ()
-        if self.fallback and not any(r.card for r in reads):
+        if self.fallback and not any(r.card for r in reads) and (tries or not window):
             points, _strongest = candidates(gray)
             found = tuple(points)
             for i, point in enumerate(points):
                 if any(_near(point, r) for r in reads):
                     continue
-                reads += self._decode_region(gray, point, strongest=i == 0)
+                extra = (VARIATIONS[(tries - 1) % len(VARIATIONS)],) if tries and i == 0 else ()
+                reads += self._decode_region(gray, point, strongest=i == 0, extra=extra)
         out = tuple(_dedupe(reads))
         if thumb is not None:
-            # Nothing sticker-like at all: no need to look again soon.
-            wait = RETRY_EVERY if not found and not out else self._retry_wait
-            self._retry_wait = 1
-            self._last = _Memory(thumb, out, _symbols(thumb, out), 0, wait)
+            wait = _next_wait(age, bool(found or out))
+            self._last = _Memory(thumb, out, _symbols(thumb, out), 0, wait, age, tries)
         return FrameReads(out, (time.perf_counter() - t0) * 1000.0, candidates=found)
 
     def _unchanged(self, thumb: Gray) -> tuple[Read, ...] | None:
@@ -314,9 +396,11 @@ class Decoder:
 
         A scene where no card was read is retried 1 and 3 frames later (a
         card that just came to rest: sensor noise can make an unread sticker
-        readable), then every :data:`RETRY_EVERY` unchanged frames: an empty
-        table with art on it must not pay the whole fallback chain every
-        frame.  A card that was read is kept while
+        readable), then, while it is new and holds sticker-like regions,
+        every :data:`EAGER_EVERY` frames with a variation, and after that
+        every :data:`RETRY_EVERY` unchanged frames: an empty table with art on
+        it must not pay the whole fallback chain every frame (see
+        :func:`_next_wait`).  A card that was read is kept while
         its symbols' pixels stay the same (a card swapped for another in the
         same place changes them), and read again every :data:`REFRESH_EVERY`
         frames anyway.
@@ -338,12 +422,13 @@ class Decoder:
             self._last = replace(last, skipped=skipped)
             return last.reads
         if skipped >= last.wait:
-            self._retry_wait = 2 if last.wait == 1 else RETRY_EVERY
+            self._age, self._tries = last.age + skipped, last.tries + 1
             return None
         self._last = replace(last, skipped=skipped)
         return last.reads
 
-    def _decode_region(self, gray: Gray, point: Point, *, strongest: bool) -> list[Read]:
+    def _decode_region(self, gray: Gray, point: Point, *, strongest: bool,
+                       extra: tuple[str, ...] = ()) -> list[Read]:
         h, w = gray.shape
         x, y = int(point[0]), int(point[1])
         x0, y0 = max(0, x - _ROI_HALF), max(0, y - _ROI_HALF)
@@ -351,22 +436,25 @@ class Decoder:
         roi = gray[y0:y1, x0:x1]
         if roi.size == 0:
             return []
-        names = self.region_steps + (self.strongest_steps if strongest else ())
+        names = self.region_steps + (self.strongest_steps if strongest else ()) + extra
         if strongest and self.use_pyzbar:
             names += ("pyzbar-roi",)
         # Each step's image is made only when the steps before it read nothing:
         # most regions are read by the first.
         steps = [(name, *_STEPS[name]) for name in names]
         for name, image, scale, read in steps:
+            if read is _zxing and self.reader == PYZBAR:
+                read, name = _pyzbar, name.replace("zxing", "pyzbar", 1)
             got = read(image(roi, self))
             if got:
                 return [
-                    Read(t, card_of(t), _shift(c, scale, x0, y0), name) for t, c in got
+                    Read(t, card_of(t) if ours else None, _shift(c, scale, x0, y0), name, n)
+                    for t, c, ours, n in got
                 ]
         return []
 
 
-_Reader = Callable[[Gray], list[tuple[str, tuple[Point, Point, Point, Point]]]]
+_Reader = Callable[[Gray], Found]
 #: The fallback steps: name -> (the image from a crop, its scale, the reader).
 #: Sharpening is done on the crop before it is enlarged (the same mask on a
 #: quarter of the pixels: the blur was most of the chain's time).
@@ -380,6 +468,8 @@ _STEPS: dict[str, tuple[Callable[[Gray, Decoder], Gray], float, _Reader]] = {
     "zxing-roi-wide": (lambda roi, d: _enlarged(_unsharp(roi, 1.5), 2), 2.0, _zxing),
     # a 3x crop sharpened hard undoes focus blur
     "zxing-roi-deblur": (lambda roi, d: _enlarged(_unsharp(roi, 1.5, 5.0), 3), 3.0, _zxing),
+    # Otsu's threshold on the sharpened crop: one level for the whole label
+    "zxing-roi-binary": (lambda roi, d: _enlarged(_otsu(_unsharp(roi, 1.0)), 2), 2.0, _zxing),
     "pyzbar-roi": (lambda roi, d: _enlarged(roi, 2), 2.0, _pyzbar),
 }
 #: On 200 photographed frames of each sticker kind (bench/photo.py, seed 99,
@@ -388,6 +478,29 @@ _STEPS: dict[str, tuple[Callable[[Gray, Decoder], Gray], float, _Reader]] = {
 #: p95 time instead of 5.9x.
 REGION_STEPS = ("zxing-roi", "zxing-roi-sharp")
 STRONGEST_STEPS = ("zxing-roi-deblur",)
+#: The steps a retry of an unread new scene adds, one each retry in turn: the
+#: ones that read where the others failed on a few frames but were too dear
+#: for every frame (local contrast for a lamp's reflection, a wider mask for
+#: blocky coding, a fixed threshold for a dim or washed-out label).
+VARIATIONS = ("zxing-roi-clahe", "zxing-roi-wide", "zxing-roi-binary")
+
+
+def _next_wait(age: int, anything: bool) -> int:
+    """Unchanged frames before an unread scene of ``age`` frames is decoded again.
+
+    Frames 1 and 3 after it came, then every :data:`EAGER_EVERY` while it is
+    younger than :data:`EAGER_FRAMES`, then every :data:`RETRY_EVERY`; a
+    scene with nothing sticker-like in it (``anything`` False) waits the long
+    wait at once.
+
+    >>> [_next_wait(age, True) for age in (0, 1, 3, 87, 91)], _next_wait(0, False)
+    ([1, 2, 4, 4, 64], 64)
+    """
+    if not anything:
+        return RETRY_EVERY
+    if age < 2:
+        return age + 1
+    return EAGER_EVERY if age < EAGER_FRAMES else RETRY_EVERY
 
 
 def _thumbnail(frame: npt.NDArray[Any]) -> Gray:
@@ -433,9 +546,7 @@ def _same_symbols(before: Gray, now: Gray, boxes: tuple[tuple[int, int, int, int
     return bool(boxes)
 
 
-def _shift(
-    corners: tuple[Point, Point, Point, Point], scale: float, x0: int, y0: int
-) -> tuple[Point, Point, Point, Point]:
+def _shift(corners: Quad, scale: float, x0: int, y0: int) -> Quad:
     a, b, c, d = ((px / scale + x0, py / scale + y0) for px, py in corners)
     return (a, b, c, d)
 

@@ -61,7 +61,7 @@ def sticker_image(text: str, px_per_module: int, label: str | None = None) -> Im
         fs = band / 40.0
         (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, fs, 1)
         org = (max(0, (side - tw) // 2), side - q // 2 + (band + th) // 2)
-        cv2.putText(img, label, org, cv2.FONT_HERSHEY_SIMPLEX, fs, 40, max(1, int(fs * 2)))
+        cv2.putText(img, label, org, cv2.FONT_HERSHEY_SIMPLEX, fs, (40,), max(1, int(fs * 2)))
     return img
 
 
@@ -245,12 +245,13 @@ def _draw_hand(canvas: FloatImage, hand: Hand) -> None:
     layer = np.zeros(canvas.shape[:2], np.uint8)
     # forearm from outside the frame to the palm
     far = (int(cx + math.cos(a) * 900 * s), int(cy + math.sin(a) * 900 * s))
-    cv2.line(layer, (int(cx), int(cy)), far, 255, int(110 * s))
-    cv2.ellipse(layer, (int(cx), int(cy)), (int(75 * s), int(60 * s)), hand.angle, 0, 360, 255, -1)
+    cv2.line(layer, (int(cx), int(cy)), far, (255,), int(110 * s))
+    cv2.ellipse(layer, (int(cx), int(cy)), (int(75 * s), int(60 * s)), hand.angle, 0, 360,
+                (255,), -1)
     for k in (-1.5, -0.5, 0.5, 1.5):
         fa = a + math.pi + k * 0.22
         tip = (int(cx + math.cos(fa) * 150 * s), int(cy + math.sin(fa) * 150 * s))
-        cv2.line(layer, (int(cx), int(cy)), tip, 255, int(26 * s))
+        cv2.line(layer, (int(cx), int(cy)), tip, (255,), int(26 * s))
     soft = cv2.GaussianBlur(layer, (0, 0), 3)
     alpha = (np.asarray(soft, np.float32) / 255.0)[:, :, None]
     canvas *= 1.0 - alpha
@@ -264,7 +265,7 @@ def _motion_kernel(length: float, direction: float) -> npt.NDArray[np.float32]:
     d = math.radians(direction)
     x1, y1 = c + math.cos(d) * length / 2, c + math.sin(d) * length / 2
     x0, y0 = c - math.cos(d) * length / 2, c - math.sin(d) * length / 2
-    cv2.line(k, (round(x0), round(y0)), (round(x1), round(y1)), 1.0, 1, cv2.LINE_AA)
+    cv2.line(k, (round(x0), round(y0)), (round(x1), round(y1)), (1.0,), 1, cv2.LINE_AA)
     total = float(k.sum())
     return k / total if total > 0 else k
 

@@ -8,7 +8,8 @@ the tracker (``vision.tracker``) and calls
 * ``on_notice(reason)`` with a :mod:`companion.notices` reason when a code
   that is not a card is in view, or two new cards are in view at once,
 * ``on_status(status)`` when the camera status changes: ``CameraStatus.OK``
-  or ``CameraStatus.NO_CAMERA`` (a source that is reopening, raises, or
+  (``QR_ONLY`` when zxing-cpp cannot be loaded and pyzbar reads) or
+  ``CameraStatus.NO_CAMERA`` (a source that is reopening, raises, or
   delivers nothing for ``stall_timeout`` seconds counts as no camera).
 
 Those three are a :class:`companion.ports.CardSink`'s methods (the core's
@@ -38,7 +39,8 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.notices import CameraStatus, NotACard, TwoCardsInView
-from vision.decode import Decoder, FrameReads
+from vision.decode import ZXING, Decoder, FrameReads
+from vision.roi import Detail
 from vision.sources import NO_CAMERA, OK, FrameSource
 from vision.tracker import CardPlaced, Event, ForeignPlaced, Tracker, TwoCards
 
@@ -116,6 +118,12 @@ class Scanner:
             log.warning("frame source failed to stop: %s", e)
 
     @property
+    def ok_status(self) -> CameraStatus:
+        """The status while frames arrive: ``QR_ONLY`` when the decoder reads with
+        pyzbar (zxing-cpp not loaded), so the table knows Micro QR labels go unread."""
+        return CameraStatus.OK if self.decoder.reader == ZXING else CameraStatus.QR_ONLY
+
+    @property
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
@@ -150,12 +158,22 @@ class Scanner:
             return []
         self._seq = frame.seq
         self._last_frame_time = now
-        self._report_status(CameraStatus.OK)
-        return self.process(frame.image)
+        self._report_status(self.ok_status)
+        return self.process(frame.image, frame.detail)
 
-    def process(self, image: npt.NDArray[np.uint8]) -> list[Event]:
-        """Decode one frame, step the tracker, call the callbacks; return the events."""
-        reads = self.decoder.decode(image)
+    def process(self, image: npt.NDArray[np.uint8], detail: Detail | None = None) -> list[Event]:
+        """Decode one frame, step the tracker, call the callbacks; return the events.
+
+        With ``detail`` (a full-resolution window, :mod:`vision.roi`) the window
+        is decoded and ``image``, the whole field, only tells where the source's
+        next window goes.
+        """
+        if detail is None:
+            reads = self.decoder.decode(image)
+        else:
+            reads = self.decoder.decode(detail.image, window=True)
+            if self.source.spot is not None:
+                self.source.spot.follow(reads, detail, image)
         self.last = reads
         self._still = self._still + 1 if reads.skipped else 0
         events = self.tracker.step(reads.cards, reads.foreign)

@@ -31,6 +31,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision import SourceKind
+from vision.roi import Detail, Spot, zoom_for
 
 log = logging.getLogger(__name__)
 
@@ -55,12 +56,15 @@ class Frame:
     """One captured image (BGR or grey uint8) with its sequence number and time.
 
     ``seq`` counts up from 1 for each frame a source delivers; ``t`` is
-    ``time.monotonic()`` at capture.
+    ``time.monotonic()`` at capture.  A camera with a full-resolution stream
+    beside the low-resolution ``image`` gives ``detail``: the window of it
+    around the scan spot (:mod:`vision.roi`), where stickers are read.
     """
 
     image: npt.NDArray[np.uint8] = field(repr=False)
     seq: int
     t: float
+    detail: Detail | None = field(default=None, repr=False)
 
 
 class FrameSource:
@@ -85,6 +89,9 @@ class FrameSource:
         # only, not for the two it skips.
         self._wake_at = math.inf
         self._status = NO_CAMERA
+        #: Where a source with a full-resolution stream puts its window (the
+        #: scanner moves it); None for the others.
+        self.spot: Spot | None = None
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._ended = False
@@ -153,10 +160,14 @@ class FrameSource:
     def _close(self) -> None:
         """Release the device (must not raise)."""
 
-    def _publish(self, image: npt.NDArray[np.uint8]) -> Frame:
+    def _detail(self) -> Detail | None:
+        """The full-resolution window of the frame ``_read`` just gave, if the source has one."""
+        return None
+
+    def _publish(self, image: npt.NDArray[np.uint8], detail: Detail | None = None) -> Frame:
         with self._lock:
             self._seq += 1
-            self._frame = Frame(image, self._seq, time.monotonic())
+            self._frame = Frame(image, self._seq, time.monotonic(), detail)
             self._status = OK
             if self._seq >= self._wake_at:
                 # Every waiter wakes; those waiting for a later frame set
@@ -199,7 +210,7 @@ class FrameSource:
                 backoff = min(self.BACKOFF_MAX, backoff * 2)
                 continue
             backoff = self.BACKOFF_START
-            self._publish(image)
+            self._publish(image, self._detail())
             if self.fps:
                 self._stop.wait(max(0.0, 1.0 / self.fps - (time.monotonic() - t0)))
         self._safe_close()
@@ -288,23 +299,25 @@ def picamera_available() -> bool:
     return True
 
 
-#: Camera height above the scan spot the deployment notes give (deploy/README.md).
-CAMERA_HEIGHT_MM = 170.0
+#: Camera height above the scan spot the deployment notes give (deploy/README.md):
+#: the middle of the 25 to 45 cm a Pi camera's full-resolution window supports.
+CAMERA_HEIGHT_MM = 350.0
 
 
 @dataclass(frozen=True)
 class CameraSettings:
     """How the Pi camera is set up for reading stickers on the table.
 
-    * ``height_mm``: focus distance.  A Camera Module 3 is focused by hand
+    * ``height_mm``: focus distance, and the first zoom of the window
+      (:mod:`vision.roi`).  A Camera Module 3 is focused by hand
       (``AfMode`` manual) at ``LensPosition`` = 1000 / ``height_mm``
-      dioptres: 5.9 for 17 cm.  Autofocus hunts whenever a hand passes, and
+      dioptres: 2.9 for 35 cm.  Autofocus hunts whenever a hand passes, and
       every hunt is blurred frames.  Fixed-focus cameras (Module 2) have no
       such control and are left alone.
     * ``exposure_us``: the longest exposure.  A card put down moves about
-      0.2 m/s, i.e. 560 px/s at 2.8 px/mm: 4 ms keeps its motion blur to
-      about 2 px, where the benchmark still reads nearly every frame
-      (motion blur of 4 px and more is where reads fall).  The shutter is
+      0.2 m/s: 4 ms blurs it by 0.8 mm, two thirds of a QR module, at any
+      height (``bench/photo.py --capture``: reads fall once motion blur
+      passes two modules).  The shutter is
       fixed; the auto exposure makes up the light with analogue gain only
       (Raspberry Pi's AGC does so when ``ExposureTime`` is set).
     * ``fps``: a fixed frame rate (``FrameDurationLimits``), so the auto
@@ -315,6 +328,11 @@ class CameraSettings:
     exposure_us: int = 4000
     fps: float = 30.0
     size: tuple[int, int] = (640, 480)
+    hfov_deg: float = 66.0  # Camera Module 3; a Module 2 has 62.2
+
+    def px_per_mm(self, width: int) -> float:
+        """Pixels a millimetre on the table for a frame ``width`` pixels across the field."""
+        return width / (2 * self.height_mm * math.tan(math.radians(self.hfov_deg / 2)))
 
 
 def picamera_controls(settings: CameraSettings, available: Mapping[str, Any]) -> dict[str, Any]:
@@ -340,18 +358,43 @@ def picamera_controls(settings: CameraSettings, available: Mapping[str, Any]) ->
     return out
 
 
+def stream_sizes(sensor: tuple[int, int], width: int = 640) -> tuple[tuple[int, int],
+                                                                      tuple[int, int]]:
+    """The two streams' sizes for a sensor of ``sensor`` pixels: ``main`` its 2x2
+    binned mode (the whole field at half the resolution, the fast mode: Camera
+    Module 3 2304x1296 at 56 fps, Module 2 1640x1232 at 41 fps) and ``lores``
+    the same field ``width`` pixels wide (even sizes, as YUV420 wants).
+
+    >>> stream_sizes((4608, 2592)), stream_sizes((3280, 2464))
+    (((2304, 1296), (640, 360)), ((1640, 1232), (640, 480)))
+    """
+    main = (sensor[0] // 4 * 2, sensor[1] // 4 * 2)
+    return main, (width, round(width * main[1] / main[0] / 2) * 2)
+
+
 class PiCamera(FrameSource):
-    """The Raspberry Pi camera through picamera2, imported only when opened."""
+    """The Raspberry Pi camera through picamera2, imported only when opened.
+
+    With ``detail`` (the default) it runs two streams of one exposure: ``lores``
+    (the whole field, ``width`` pixels wide, grey) is each frame's ``image``,
+    and a :data:`vision.roi.WINDOW` of ``main`` (the sensor's binned
+    resolution) around :attr:`spot` is its ``detail``, where the scanner reads
+    stickers (:mod:`vision.roi`).  Without, one ``width`` x ``height`` colour stream.
+    """
 
     name = SourceKind.PICAMERA
 
     def __init__(self, width: int = 640, height: int = 480,
-                 settings: CameraSettings | None = None) -> None:
+                 settings: CameraSettings | None = None, detail: bool = True) -> None:
         super().__init__(fps=None)
         self.width, self.height = width, height
         self.settings = settings if settings is not None else CameraSettings(size=(width, height))
         self.controls: dict[str, Any] = {}  # what was asked of the camera (for the log)
+        self.detail = detail
+        self.spot = Spot() if detail else None
+        self.sizes: tuple[tuple[int, int], tuple[int, int]] | None = None  # main, lores
         self._cam: Any = None
+        self._window: Detail | None = None
 
     def _open(self) -> None:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
@@ -359,23 +402,56 @@ class PiCamera(FrameSource):
         cam = Picamera2()
         try:
             self.controls = picamera_controls(self.settings, dict(cam.camera_controls))
-            # "RGB888" is stored B, G, R in memory: what OpenCV and zxing-cpp expect.
-            config = cam.create_video_configuration(
-                main={"size": (self.width, self.height), "format": "RGB888"}, buffer_count=2,
-                controls=self.controls,
-            )
+            if self.detail:
+                self.sizes = main, lores = stream_sizes(tuple(cam.sensor_resolution), self.width)
+                if self.spot is not None and self.spot.centre is None:
+                    self.spot.zoom = zoom_for(self.settings.px_per_mm(main[0]))
+                # YUV420: its first plane is the grey image, with no conversion;
+                # a lores stream must be YUV420 on a Pi 4.
+                config = cam.create_video_configuration(
+                    main={"size": main, "format": "YUV420"},
+                    lores={"size": lores, "format": "YUV420"}, buffer_count=2,
+                    controls=self.controls,
+                )
+            else:
+                # "RGB888" is stored B, G, R in memory: what OpenCV and zxing-cpp expect.
+                config = cam.create_video_configuration(
+                    main={"size": (self.width, self.height), "format": "RGB888"},
+                    buffer_count=2, controls=self.controls,
+                )
             cam.configure(config)
             cam.start()
         except Exception:
             cam.close()
             raise
-        log.info("picamera controls: %s", self.controls)
+        log.info("picamera streams %s, controls: %s", self.sizes, self.controls)
         self._cam = cam
 
     def _read(self) -> npt.NDArray[np.uint8] | None:
         if self._cam is None:
             return None
-        return np.asarray(self._cam.capture_array("main"), np.uint8)
+        if self.sizes is None:
+            return np.asarray(self._cam.capture_array("main"), np.uint8)
+        from picamera2 import MappedArray
+
+        from vision.roi import crop
+
+        (mw, mh), (lw, lh) = self.sizes
+        request = self._cam.capture_request()
+        try:
+            lores = np.asarray(request.make_array("lores"), np.uint8)[:lh, :lw]
+            # the main buffer is mapped, not copied: only the window is
+            with MappedArray(request, "main") as mapped:
+                assert self.spot is not None
+                self._window = crop(mapped.array[:mh, :mw], self.spot.at((mw, mh)), mw / lw,
+                                    zoom=self.spot.zoom)
+        finally:
+            request.release()
+        return np.ascontiguousarray(lores)
+
+    def _detail(self) -> Detail | None:
+        window, self._window = self._window, None
+        return window
 
     def _close(self) -> None:
         if self._cam is not None:

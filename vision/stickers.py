@@ -7,12 +7,14 @@ four-module quiet zone, and above it as an M4 Micro QR symbol at level Q
 (the most a 10-character payload gets in a Micro QR) in its own two-module
 quiet zone, with the card's name in words and its id beside the QR (two
 cards can share a name: T5A and T5B are both "treasure 5").  A thin grey outline is
-the cut line.  The PDF is vector (reportlab): modules stay sharp at any
-printer resolution.  ``micro=False`` gives the older QR-only label.
+the cut line, :data:`CUT_TOLERANCE_MM` beyond the quiet zones: a cut that strays
+that far inside it still leaves every quiet zone whole.  The PDF is vector
+(reportlab): modules stay sharp at any printer resolution.  ``micro=False``
+gives the older QR-only label.
 
 Default size, :data:`DEFAULT_SIZE_MM` = 25 mm for the QR, as the older QR-only
 stickers, with a 38 mm Micro QR (:data:`MICRO_RATIO`) above it: a label of
-about 47 x 77 mm that covers the middle of a 56 x 87 mm card's face.  Why
+about 50 x 80 mm that covers the middle of a 56 x 87 mm card's face.  Why
 (figures in docs/cards-and-stickers.md, from ``bench/photo.py``): a Micro QR
 needs 17 modules and a two-module quiet zone where a QR needs 21 and four,
 so across the same card its modules are a third bigger than the biggest QR's
@@ -37,6 +39,9 @@ from companion.cards import ALL_IDS, edition, payload
 DEFAULT_SIZE_MM = 25.0
 MIN_SIZE_MM, MAX_SIZE_MM = 12.0, 60.0
 QUIET_MODULES = 4
+#: White kept beyond each symbol's quiet zone up to the cut line: scissors
+#: that stray this far inside the line still leave the whole quiet zone.
+CUT_TOLERANCE_MM = 1.5
 #: The Micro QR above the QR: M4 (17 modules a side), a two-module quiet zone
 #: (what the Micro QR standard asks), its side 1.52 times the QR's (38 mm for
 #: a 25 mm QR: as wide as a card allows with its quiet zone).
@@ -104,22 +109,28 @@ def label_layout(size_mm: float, micro: bool = False) -> LabelLayout:
 
     The Micro QR (:data:`MICRO_RATIO` times the QR's side) is centred at the
     top in its own two-module quiet zone; the QR goes under it at the left,
-    in its four-module quiet zone, and the name to the QR's right.  Without
-    it the name runs under the QR as it always did.
+    in its four-module quiet zone, and the name to the QR's right, four QR
+    modules from it.  Without it the name runs under the QR as it always did.
+    Between a symbol's quiet zone and the cut line there is
+    :data:`CUT_TOLERANCE_MM` more white.
     """
+    cut = CUT_TOLERANCE_MM
     quiet = size_mm * QUIET_MODULES / 21
-    qr_block = size_mm + 2 * quiet
+    edge = quiet + cut  # a QR's side to the cut line
+    qr_block = size_mm + 2 * edge
     if not micro:
-        return LabelLayout((qr_block, qr_block + max(8.0, size_mm * 0.3)),
-                           (quiet, quiet, size_mm), None, (0.0, qr_block, qr_block))
+        text_h = max(8.0, size_mm * 0.3)
+        return LabelLayout((qr_block, edge + size_mm + quiet + text_h + cut),
+                           (edge, edge, size_mm), None,
+                           (0.0, edge + size_mm + quiet, qr_block))
     side = size_mm * MICRO_RATIO
     mquiet = side * MICRO_QUIET_MODULES / MICRO_MODULES
-    width = max(side + 2 * mquiet, qr_block)
-    qr_top = mquiet + side + max(mquiet, quiet)
-    text_x = qr_block - quiet / 2
-    return LabelLayout((width, qr_top + size_mm + quiet), (quiet, qr_top, size_mm),
-                       ((width - side) / 2, mquiet, side),
-                       (text_x, qr_top + size_mm / 3, width - text_x))
+    width = max(side + 2 * (mquiet + cut), qr_block)
+    qr_top = mquiet + cut + side + max(mquiet, quiet)
+    text_x = edge + size_mm + quiet
+    return LabelLayout((width, qr_top + size_mm + edge), (edge, qr_top, size_mm),
+                       ((width - side) / 2, mquiet + cut, side),
+                       (text_x, qr_top + size_mm / 3, width - cut - text_x))
 
 
 @dataclass(frozen=True)
@@ -228,11 +239,13 @@ def _label_fonts(names: list[str], font: LabelFont | None) -> tuple[str, str]:
 
 
 def _fitted(text: str, font: str, pt: float, width: float) -> float:
-    # Polish and Spanish names run longer than the label at small sizes.
+    # Polish and Spanish names run longer than the label at small sizes. The
+    # name shrinks as far as it must: past its column it would be in the QR's
+    # quiet zone.
     from reportlab.pdfbase.pdfmetrics import stringWidth  # type: ignore[import-untyped]
 
     wide = float(stringWidth(text, font, pt))
-    return pt if wide <= width else max(4.0, pt * width / wide)
+    return pt if wide <= width else pt * width / wide
 
 
 def deck_cards(deck: str) -> tuple[str, ...]:
@@ -316,7 +329,7 @@ def write_pdf(
         said = names[card_id]
         pdf.setFont(bold, _fitted(said, bold, name_pt, tw - 2 * mm))
         pdf.drawCentredString(x + tx + tw / 2, top - ty - name_pt * 0.9, said)
-        pdf.setFont(regular, id_pt)
+        pdf.setFont(regular, _fitted(card_id, regular, id_pt, tw - 2 * mm))
         pdf.setFillColorRGB(0.3, 0.3, 0.3)
         pdf.drawCentredString(x + tx + tw / 2, top - ty - name_pt * 0.9 - id_pt * 1.3, card_id)
     pdf.showPage()

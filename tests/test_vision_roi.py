@@ -1,0 +1,89 @@
+"""The full-resolution window: found once, tracked, zoomed to the modules it sees.
+
+The frames are the project's own printed label (bench/photo.py rasterises the
+sticker sheet) laid on a noisy table in a full-resolution frame, and the
+low-resolution field made from it as the camera's ISP does (area reduction).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from tests.helpers import load_bench
+from vision.decode import Decoder
+from vision.roi import SEARCH_AFTER, Spot, crop, window_box, zoom_for
+from vision.scanner import Scanner
+from vision.sources import NoSource
+
+photo = load_bench("photo")
+FULL = (2304, 1296)
+LORES = (640, 360)
+
+
+def frames(card: str, at: tuple[int, int], px_per_mm: float,
+           seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """A full-resolution grey frame with ``card``'s label centred ``at``, and its lores field."""
+    rng = np.random.default_rng(seed)
+    full = np.clip(rng.normal(90, 6, (FULL[1], FULL[0])), 0, 255).astype(np.uint8)
+    label = photo.printed_labels(25.0, True)[card]
+    k = px_per_mm / (photo.DPI / 25.4)
+    small = cv2.resize(label, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+    h, w = small.shape
+    x0, y0 = at[0] - w // 2, at[1] - h // 2
+    full[y0:y0 + h, x0:x0 + w] = (30 + small.astype(np.float32) * 0.8).astype(np.uint8)
+    lores = cv2.resize(full, LORES, interpolation=cv2.INTER_AREA)
+    return full, lores
+
+
+def run(card: str, at: tuple[int, int], px_per_mm: float, n: int, zoom: int = 1
+        ) -> tuple[list[int], Spot]:
+    """Frames until the scanner placed the card: the frame numbers it was placed on."""
+    source = NoSource()
+    source.spot = Spot(zoom=zoom)
+    placed: list[int] = []
+    scanner = Scanner(source, lambda c: placed.append(len(seen)), decoder=Decoder())
+    seen: list[int] = []
+    for i in range(n):
+        full, lores = frames(card, at, px_per_mm, seed=i)
+        spot = source.spot
+        detail = crop(full, spot.at(FULL), FULL[0] / LORES[0], zoom=spot.zoom)
+        seen.append(i)
+        scanner.process(lores, detail)
+    return placed, source.spot
+
+
+def test_a_card_in_the_window_is_read_and_the_window_follows_it() -> None:
+    placed, spot = run("T11A", (1300, 700), 5.0, 4)  # 6 px a module: no reduction
+    assert placed == [2]  # read in frames 0 and 1: placed on the second
+    assert spot.centre is not None
+    assert abs(spot.centre[0] - 1300) < 60 and abs(spot.centre[1] - 700) < 160
+    assert spot.zoom == 1
+
+
+def test_a_card_beside_the_window_is_found_on_the_whole_field() -> None:
+    placed, spot = run("SPIDER2", (400, 300), 5.0, 8)
+    # the middle window sees table only; after two decodes with nothing read the
+    # whole field's strongest region moves it there
+    assert placed and placed[0] <= SEARCH_AFTER + 3
+    assert spot.centre is not None and abs(spot.centre[0] - 400) < 100
+
+
+def test_a_camera_low_over_the_table_learns_to_reduce_its_window() -> None:
+    # 12 px a QR module: the label is wider than a 640 px window
+    placed, spot = run("FIRE1", (1152, 648), 10.0, 4, zoom=3)
+    assert placed == [2]
+    assert spot.zoom == 3  # 12 px / 3.5 px a module
+
+
+@pytest.mark.parametrize(("px_per_mm", "zoom"), [(3.94, 1), (5.9, 2), (10.4, 3), (20.0, 3)])
+def test_the_first_zoom_follows_the_mounting_height(px_per_mm: float, zoom: int) -> None:
+    # Camera Module 3 at 45, 30, 17 cm and closer
+    assert zoom_for(px_per_mm) == zoom
+
+
+def test_the_window_stays_inside_the_frame() -> None:
+    assert window_box((0.0, 0.0), FULL) == (0, 0, 640, 480)
+    assert window_box((2304.0, 1296.0), FULL) == (1664, 816, 2304, 1296)
+    assert window_box((1152.0, 648.0), FULL, (1920, 1440)) == (192, 0, 2112, 1296)

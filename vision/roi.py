@@ -1,0 +1,174 @@
+"""A window of the camera's full resolution around the scan spot: where stickers are read.
+
+A camera 30 to 45 cm above the table sees a whole card comfortably, but at
+640x480 a QR module is then 1.3 to 2 pixels, where reading fails most.  The
+Pi camera gives two streams of one exposure side by side: a low-resolution
+one of the whole field (``lores``, 640 pixels wide) and one at the sensor's
+binned resolution (``main``: Camera Module 3 2304x1296, Module 2 1640x1232),
+3.6 or 2.6 times as many pixels a millimetre.  Only a window of ``main`` as
+big as a 640x480 frame is copied and decoded: the decoder's cost stays that
+of a 640x480 frame, and its modules are 3.6 times wider.
+
+Where the window goes (:class:`Spot`): at first on the middle of the field
+(the camera is mounted over the scan spot); then wherever a card was read
+(found once, and tracked: a card nudged or put down a little aside moves the
+window with it).  While nothing is read in the window, the strongest
+sticker-like region of the low-resolution frame
+(:func:`vision.decode.candidates`) moves it there: a card put down beside the
+window is found within a frame or two.
+
+How much it covers (``zoom``): a camera low over the table has QR modules of
+7 to 12 full-resolution pixels, too wide and too blurred for the decoder,
+and a label wider than 640 pixels; then the window is taken 2 or 3 times as
+wide and reduced to 640x480, for about :data:`MODULE_PX` pixels a module or
+more.  The first zoom comes from the mounting height the camera is set up
+for; each card read sets it from the modules it measured.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import numpy as np
+import numpy.typing as npt
+
+from vision.stickers import MICRO_RATIO
+
+if TYPE_CHECKING:  # the decoder loads OpenCV: the frame sources do not need it to start
+    from vision.decode import FrameReads
+
+Point = tuple[float, float]
+
+#: The window's size in full-resolution pixels: what a 640x480 frame costs.
+WINDOW = (640, 480)
+#: Decoded frames with no card read in the window after which the
+#: low-resolution frame is searched for a sticker elsewhere; and, while none
+#: is read, the frames between two searches (the decoder skips a still scene).
+SEARCH_AFTER, SEARCH_EVERY = 2, 8
+#: Pixels a QR module wants at least in the decoded window (bench/photo.py
+#: --capture: reads fall below 3): a window whose modules are more than twice
+#: that is taken from a wider area and reduced (``zoom``), up to 3 times.
+MODULE_PX, MAX_ZOOM = 3.5, 3
+#: Frames between two tries of the other zoom while no card is read (about
+#: 2 s at 30 fps): a camera set up for another height still finds its cards,
+#: and an empty table pays one more decode every 2 s, not every frame.
+RETRY_ZOOM_EVERY = 64
+#: A sticker's QR module in mm (25 mm across 21 modules), for the first zoom.
+MODULE_MM = 25.0 / 21
+
+
+def zoom_for(px_per_mm: float) -> int:
+    """The zoom for a full-resolution stream of ``px_per_mm`` on the table (before any read)."""
+    return max(1, min(MAX_ZOOM, int(px_per_mm * MODULE_MM / MODULE_PX)))
+
+
+@dataclass(frozen=True)
+class Detail:
+    """A window of a full-resolution frame: its pixels (grey), where it lies and
+    the whole frame's size, in full-resolution pixels, and how many of them
+    make one pixel of the low-resolution frame (``scale``)."""
+
+    image: npt.NDArray[np.uint8] = field(repr=False)
+    origin: tuple[int, int]
+    full: tuple[int, int]
+    scale: float
+    zoom: int = 1  # full-resolution pixels a window pixel across (an area reduced)
+
+
+def window_box(centre: Point, full: tuple[int, int],
+               size: tuple[int, int] = WINDOW) -> tuple[int, int, int, int]:
+    """The window's left, top, right and bottom around ``centre``, inside the frame
+    (``size`` full-resolution pixels, or the whole frame if it is smaller)."""
+    fw, fh = full
+    ww, wh = min(size[0], fw), min(size[1], fh)
+    x0 = min(max(0, round(centre[0] - ww / 2)), fw - ww)
+    y0 = min(max(0, round(centre[1] - wh / 2)), fh - wh)
+    return x0, y0, x0 + ww, y0 + wh
+
+
+def crop(full: npt.NDArray[np.uint8], centre: Point, scale: float,
+         size: tuple[int, int] = WINDOW, zoom: int = 1) -> Detail:
+    """The window of ``full`` (grey, or a YUV420 buffer's Y plane) around ``centre``,
+    ``zoom`` times ``size`` reduced to ``size``, copied: the camera's buffer goes
+    back to it at once."""
+    h, w = full.shape[:2]
+    x0, y0, x1, y1 = window_box(centre, (w, h), (size[0] * zoom, size[1] * zoom))
+    part = full[y0:y1, x0:x1]
+    if zoom > 1:
+        import cv2
+
+        image = np.asarray(cv2.resize(part, ((x1 - x0) // zoom, (y1 - y0) // zoom),
+                                      interpolation=cv2.INTER_AREA), np.uint8)
+    else:
+        image = np.ascontiguousarray(part)
+    return Detail(image, (x0, y0), (w, h), scale, zoom)
+
+
+class Spot:
+    """Where the next window goes (see the module docstring).
+
+    Thread-safe enough for its use: the scanner thread moves it, the camera's
+    thread reads :attr:`centre` (one tuple, replaced whole).
+    """
+
+    def __init__(self, size: tuple[int, int] = WINDOW, zoom: int = 1) -> None:
+        self.size = size
+        self.centre: Point | None = None  # None: the middle of the field
+        self.zoom = zoom  # see crop(); set by each card read
+        self._unread = 0  # decoded frames in a row with no card read in the window
+        self._since_zoom = 0  # frames since the zoom was last tried or learned
+        self._since_search = 0  # frames since the whole field was last searched
+
+    def at(self, full: tuple[int, int]) -> Point:
+        """The window's centre for a frame of size ``full``."""
+        return self.centre if self.centre is not None else (full[0] / 2, full[1] / 2)
+
+    def follow(self, reads: FrameReads, detail: Detail,
+               lores: npt.NDArray[np.uint8] | None = None) -> None:
+        """Move the spot after ``reads`` (in window pixels) of ``detail``'s window."""
+        x0, y0 = detail.origin
+        z = detail.zoom
+        self._since_zoom += 1
+        self._since_search += 1
+        cards = [r for r in reads.reads if r.card is not None]
+        if cards:
+            xs = [r.center[0] for r in cards]
+            ys = [r.center[1] for r in cards]
+            self.centre = (x0 + z * sum(xs) / len(xs), y0 + z * sum(ys) / len(ys))
+            # the QR's modules at full resolution set how much to reduce (a
+            # Micro QR's are MICRO_RATIO * 21 / 17 times as wide)
+            module = z * max(r.size / (21 * (MICRO_RATIO if r.modules == 17 else 1.0))
+                             for r in cards)
+            self.zoom = max(1, min(MAX_ZOOM, int(module / MODULE_PX)))
+            self._unread = self._since_zoom = 0
+            return
+        if not reads.skipped:
+            self._unread += 1
+        # decoded with nothing sticker-like in the window, or twice with nothing
+        # read: look at the whole field; and every SEARCH_EVERY frames anyway
+        decoded_in_vain = not reads.skipped and (
+            not reads.candidates or self._unread >= SEARCH_AFTER)
+        if not decoded_in_vain and self._since_search < SEARCH_EVERY:
+            return
+        self._since_search = 0
+        if self._since_zoom >= RETRY_ZOOM_EVERY:
+            # nothing read at this zoom for a while: try the next (a camera
+            # lower than it was set up for has modules too wide and blurred)
+            self.zoom = self.zoom % MAX_ZOOM + 1
+            self._since_zoom = 0
+        if lores is None:
+            return
+        from vision.decode import candidates, to_gray
+
+        points, _strength = candidates(to_gray(lores), k=1)
+        if not points:
+            return
+        px, py = points[0][0] * detail.scale, points[0][1] * detail.scale
+        bx0, by0, bx1, by1 = window_box(self.at(detail.full), detail.full,
+                                        (self.size[0] * z, self.size[1] * z))
+        # a region already well inside the window stays where it is: moving
+        # the window would make a still scene look changed
+        margin_x, margin_y = (bx1 - bx0) / 4, (by1 - by0) / 4
+        if not (bx0 + margin_x <= px <= bx1 - margin_x and by0 + margin_y <= py <= by1 - margin_y):
+            self.centre = (px, py)
