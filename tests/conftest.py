@@ -1,4 +1,5 @@
-"""Shared test set-up: Kivy runs offscreen and quietly, Hypothesis profiles."""
+"""Shared test set-up: Kivy runs offscreen and quietly, Hypothesis profiles, the board,
+the slow and network tiers."""
 
 from __future__ import annotations
 
@@ -11,7 +12,12 @@ os.environ.setdefault("KIVY_NO_ARGS", "1")
 os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
 os.environ.setdefault("KIVY_NO_FILELOG", "1")
 os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
+# Mesa's software renderer (offscreen, no GPU) draws on the drawing thread
+# alone: its helper threads, one a core, only fought the other tests' workers
+# (a game of tests/test_screens.py alone: 4.6 s instead of 6.6, the same CPU).
+os.environ.setdefault("LP_NUM_THREADS", "0")
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -23,7 +29,46 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
 
 
-import pytest  # noqa: E402
+@pytest.fixture(autouse=True)
+def a_desktop_board(
+    monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    """Every test runs on a desktop board, whatever board runs the suite: on a
+    Pi, the real /proc/device-tree/model would turn "no GPIO" into "cannot
+    load the lgpio pin factory". A test that wants a Pi points
+    ``hardware.gpio._MODEL_FILE`` at a model file of its own."""
+    import hardware.gpio
+
+    monkeypatch.setattr(hardware.gpio, "_MODEL_FILE", tmp_path_factory.getbasetemp() / "no-model")
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+
+
+#: Tests of a second or more (measured with --durations on 2 cores) in files
+#: that do not mark themselves: ``./test.sh -m "not slow"`` leaves them out.
+#: A new slow test is marked ``@pytest.mark.slow`` where it is written, or
+#: listed here (a path, or a path and a test name).
+SLOW = (
+    "tests/test_screens.py",  # every state in 4 languages x 4 seat counts: 16 games
+    "tests/test_end_screens.py::test_nothing_is_cut_and_every_size_holds",
+    "tests/test_properties.py::test_random_games_keep_the_invariants",
+    "tests/test_properties.py::test_the_correction_picker_lists_exactly_what_a_correction",
+    "tests/test_vision_photo.py::test_never_a_wrong_card_nor_a_non_card",
+    "tests/test_faults_kill.py::test_kill_9_of_demo_autoplay_then_resume",
+    "tests/test_ui_menu.py::test_the_menu_changes_the_language_of_everything_on_screen",
+    "tests/test_ui_app.py::test_the_language_buttons_translate_every_screen_and_are_remembered",
+)
+
+
+@pytest.hookimpl(tryfirst=True)  # before -m picks by the marks
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    wanted = "network" in (config.getoption("markexpr", "") or "")
+    network = wanted or os.environ.get("INCAN_TEST_NETWORK") == "1"
+    offline = pytest.mark.skip(reason="reaches the package index: INCAN_TEST_NETWORK=1 runs it")
+    for item in items:
+        if item.nodeid.startswith(SLOW):
+            item.add_marker(pytest.mark.slow)
+        if not network and item.get_closest_marker("network") is not None:
+            item.add_marker(offline)
 
 
 @pytest.fixture(autouse=True)

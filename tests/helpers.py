@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import importlib.util
 import sqlite3
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -63,29 +64,43 @@ def sqlite_connections(monkeypatch: Any) -> list[sqlite3.Connection]:
 # The workload in pace() takes this long on the machine the time-outs were
 # set on (2 cores, x86-64): the best of five runs.
 _REFERENCE_S = 0.06
-_pace: float | None = None
+# A measured pace is kept this long, then measured again: a load that comes
+# or goes mid-run (the other half of the suite, another job on the machine)
+# moves the next time-out with it. A measurement costs about 0.3 s of CPU
+# here, so once a minute is well under one per cent of a run.
+_PACE_KEPT_S = 60.0
+_pace: tuple[float, float] | None = None  # (pace, when it was measured)
 
 
-def pace() -> float:
+def _measure_pace() -> float:
+    import time
+
+    steps: list[str | list[int]] = ["T11A", [], "T7A", [0], "SNAKE1", [], "T9", [1], "T5A", []]
+    best = float("inf")
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(300):
+            play(4, "incan-gold", *steps)
+        best = min(best, time.perf_counter() - t0)
+    return max(1.0, best / _REFERENCE_S)
+
+
+def pace(*, fresh: bool = False) -> float:
     """How many times slower this machine runs Python than the one the time-outs
-    were set on (1.0 at the least), measured once per test session.
+    were set on (1.0 at the least), measured again once it is a minute old
+    (or at once with ``fresh``).
 
     Why: a Pi 4, or an emulator, is many times slower; a fixed time-out that
-    is generous here kills a healthy run there.
+    is generous here kills a healthy run there. And a load can change within
+    a run, so one figure for the whole session is not enough.
     """
     global _pace
-    if _pace is None:
-        import time
+    import time
 
-        steps: list[str | list[int]] = ["T11A", [], "T7A", [0], "SNAKE1", [], "T9", [1], "T5A", []]
-        best = float("inf")
-        for _ in range(5):
-            t0 = time.perf_counter()
-            for _ in range(300):
-                play(4, "incan-gold", *steps)
-            best = min(best, time.perf_counter() - t0)
-        _pace = max(1.0, best / _REFERENCE_S)
-    return _pace
+    now = time.monotonic()
+    if fresh or _pace is None or now - _pace[1] > _PACE_KEPT_S:
+        _pace = (_measure_pace(), time.monotonic())
+    return _pace[0]
 
 
 def kivy_env(home: Path) -> dict[str, str]:
@@ -103,8 +118,94 @@ def kivy_env(home: Path) -> dict[str, str]:
 
 
 def paced(seconds: float) -> float:
-    """A time-out of ``seconds`` here, stretched to this machine's pace."""
+    """A time-out of ``seconds`` here, stretched to this machine's pace now."""
     return seconds * pace()
+
+
+# A child that used less CPU than this in a whole (paced) time-out is waiting
+# on nothing that will come: stuck, not slow.
+_STUCK_CPU_S = 0.05
+
+
+def tree_cpu_s(pid: int) -> float:
+    """CPU seconds used so far by process ``pid`` and every process under it
+    (the children it has reaped included), from Linux's /proc."""
+    import os
+
+    ticks = os.sysconf("SC_CLK_TCK")
+    parent: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in os.scandir("/proc"):
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text(encoding="utf-8", errors="replace")
+        except OSError:  # gone meanwhile
+            continue
+        # After "pid (comm) ": state, ppid, ... utime, stime, cutime, cstime (fields 14-17).
+        fields = stat[stat.rindex(")") + 2 :].split()
+        parent[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = sum(int(f) for f in fields[11:15]) / ticks
+    tree, grown = {pid}, True
+    while grown:
+        more = {child for child, up in parent.items() if up in tree} - tree
+        tree |= more
+        grown = bool(more)
+    return sum(used.get(p, 0.0) for p in tree)
+
+
+def communicate(proc: subprocess.Popen[Any], seconds: float, input: Any = None) -> tuple[Any, Any]:
+    """``proc.communicate()`` with a time-out of ``seconds`` here that follows
+    the machine's pace as it changes.
+
+    The wait is ``paced(seconds)``, the pace measured again when it runs out.
+    A child still working then (its processes used CPU since the last look)
+    is given another such wait: a load that came mid-run, or a slow board,
+    stretches the time-out instead of killing a healthy run. A child that used
+    no CPU for a whole wait is stuck, and one that used more CPU than
+    ``seconds`` at this pace on every core is running away: either is killed
+    and ``subprocess.TimeoutExpired`` raised. Nothing here compares wall time
+    with a figure.
+    """
+    import os
+
+    cores = os.cpu_count() or 1
+    before = tree_cpu_s(proc.pid)
+    used = 0.0
+    while True:
+        wait = paced(seconds)
+        try:
+            return proc.communicate(input, timeout=wait)
+        except subprocess.TimeoutExpired:
+            input = None  # sent already; communicate() goes on where it stopped
+            now = tree_cpu_s(proc.pid)
+            step, used, before = now - before, used + (now - before), now
+            why = ("used no CPU" if step < _STUCK_CPU_S
+                   else "used its whole CPU budget" if used > seconds * pace() * cores
+                   else "")  # fmt: skip
+            if why:
+                proc.kill()
+                proc.communicate()
+                raise subprocess.TimeoutExpired(
+                    proc.args, wait, output=f"{why} in the last {wait:.0f} s".encode()
+                ) from None
+
+
+def run(args: Any, *, seconds: float = 60.0, **kwargs: Any) -> subprocess.CompletedProcess[Any]:
+    """``subprocess.run(args, capture_output=True, **kwargs)`` whose time-out is
+    ``seconds`` here, kept by :func:`communicate` (it follows the pace)."""
+    check = kwargs.pop("check", False)
+    input = kwargs.pop("input", None)
+    if input is not None:
+        kwargs["stdin"] = subprocess.PIPE
+    kwargs.setdefault("stdout", subprocess.PIPE)
+    kwargs.setdefault("stderr", subprocess.PIPE)
+    with subprocess.Popen(args, **kwargs) as proc:
+        out, err = communicate(proc, seconds, input)
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    if check:
+        done.check_returncode()
+    return done
 
 
 __all__ = [
@@ -114,11 +215,14 @@ __all__ = [
     "Reveal",
     "Start",
     "Undo",
+    "communicate",
     "kivy_env",
     "lefts",
     "load_bench",
     "pace",
     "paced",
     "play",
+    "run",
     "sqlite_connections",
+    "tree_cpu_s",
 ]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from helpers import paced
+from helpers import run
 
 from hardware.pins import DEFAULT_PINS, SeatPins
 from incan_companion.config import (
@@ -226,7 +226,6 @@ def test_parse_names_the_source_it_was_given() -> None:
 def test_the_app_refuses_a_bad_config_with_one_line_naming_the_key(tmp_path: Path) -> None:
     """Exit 2 (the unit's RestartPreventExitStatus), no traceback, the data file untouched."""
     import os
-    import subprocess
     import sys
 
     config = tmp_path / "config.toml"
@@ -242,9 +241,9 @@ def test_the_app_refuses_a_bad_config_with_one_line_naming_the_key(tmp_path: Pat
         "KIVY_NO_FILELOG": "1",
     }
     env.pop("INCAN_DEBUG", None)
-    result = subprocess.run(
+    result = run(
         [sys.executable, "-m", "incan_companion", "run", "--fullscreen", "--quit-after", "0.1"],
-        env=env, capture_output=True, text=True, timeout=paced(120), check=False,
+        env=env, text=True, seconds=120,
         cwd=Path(__file__).resolve().parent.parent,
     )  # fmt: skip
     assert result.returncode == 2
@@ -260,7 +259,6 @@ def test_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
     the app refuses it in one line; replay, for which the config only picks the
     language, goes on in the system's."""
     import os
-    import subprocess
     import sys
 
     fifo = tmp_path / "config.toml"
@@ -279,9 +277,9 @@ def test_a_fifo_is_refused_at_once(tmp_path: Path) -> None:
          f"incan-companion: {fifo}: cannot read: not a regular file\n"),
         (["replay", str(root / "examples" / "game.jsonl")], 0, ""),
     ):  # fmt: skip
-        result = subprocess.run(
+        result = run(
             [sys.executable, "-m", "incan_companion", *command],
-            env=env, capture_output=True, text=True, timeout=paced(60), check=False, cwd=root,
+            env=env, text=True, seconds=60, cwd=root,
         )  # fmt: skip
         assert (result.returncode, result.stderr) == (code, err), command
     assert not (tmp_path / "games.sqlite").exists()

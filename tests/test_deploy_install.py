@@ -8,11 +8,15 @@ exist?") are about files the test controls.
 from __future__ import annotations
 
 import os
+import pwd
 import shutil
 import subprocess
+import tempfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 INSTALL = ROOT / "deploy" / "install.sh"
@@ -40,7 +44,7 @@ def paths(tmp: Path) -> dict[str, Path]:
 
 def dry_run(tmp: Path, *extra: str, user: str = "incan") -> subprocess.CompletedProcess[str]:
     p = paths(tmp)
-    return subprocess.run(
+    return run(
         [
             "bash",
             str(INSTALL),
@@ -55,10 +59,8 @@ def dry_run(tmp: Path, *extra: str, user: str = "incan") -> subprocess.Completed
             str(p["config"]),
             *extra,
         ],
-        capture_output=True,
+        seconds=60,
         text=True,
-        timeout=60,
-        check=False,
     )
 
 
@@ -227,29 +229,51 @@ def test_an_existing_user_and_current_kivy_config_are_skipped(tmp_path: Path) ->
     kivy_home = paths(tmp_path)["data"] / "kivy"
     kivy_home.mkdir(parents=True)
     shutil.copy(ROOT / "deploy" / "kivy-config.ini", kivy_home / "config.ini")
-    result = dry_run(tmp_path, user="root")
+    # Whoever runs the tests exists, and owns the data directory just made
+    # (root's name would meet "already holds files of" the user's).
+    me = pwd.getpwuid(os.geteuid()).pw_name
+    result = dry_run(tmp_path, user=me)
     assert result.returncode == 0, result.stderr
-    assert "already done: user root exists" in result.stdout
+    assert f"already done: user {me} exists" in result.stdout
     assert "useradd" not in result.stdout
     assert f"already done: {kivy_home}/config.ini is current" in result.stdout
 
 
-def test_dry_run_works_without_root() -> None:
+@pytest.fixture
+def readable_install() -> Iterator[Path]:
+    """install.sh in a checkout anyone may read: the installer's own files and
+    what it checks a checkout by. The tests' checkout may be under a home only
+    its owner can enter (root's /root is 0700), where the user root drops to
+    could not read the script; pytest's temporary folders are 0700 too."""
+    top = Path(tempfile.mkdtemp(prefix="incan-install-"))
+    try:
+        top.chmod(0o755)
+        shutil.copytree(ROOT / "deploy", top / "deploy")
+        shutil.copy(ROOT / "pyproject.toml", top / "pyproject.toml")
+        (top / "companion").mkdir()
+        for path in (top, *top.rglob("*")):
+            path.chmod(0o755 if path.is_dir() or os.access(path, os.X_OK) else 0o644)
+        yield top / "deploy" / "install.sh"
+    finally:
+        shutil.rmtree(top)
+
+
+def test_dry_run_works_without_root(readable_install: Path) -> None:
     if os.geteuid() != 0:
         return  # the other dry-run tests already ran without root
     nobody = shutil.which("setpriv")
     if nobody is None:
         pytest.skip("setpriv is not available to drop root")
-    result = subprocess.run(
+    result = run(
         [nobody, "--reuid=65534", "--regid=65534", "--clear-groups",
-         "bash", str(INSTALL), "--dry-run", "--no-apt"],
-        capture_output=True, text=True, timeout=60, check=False, cwd="/",
+         "bash", str(readable_install), "--dry-run", "--no-apt"],
+        seconds=60, text=True, cwd="/",
     )  # fmt: skip
     assert result.returncode == 0, result.stderr
     assert "(dry run: nothing was changed)" in result.stdout
 
 
-def test_a_real_run_needs_root() -> None:
+def test_a_real_run_needs_root(readable_install: Path) -> None:
     if os.geteuid() == 0:
         setpriv = shutil.which("setpriv")
         if setpriv is None:
@@ -257,9 +281,8 @@ def test_a_real_run_needs_root() -> None:
         prefix = [setpriv, "--reuid=65534", "--regid=65534", "--clear-groups"]
     else:
         prefix = []
-    result = subprocess.run(
-        [*prefix, "bash", str(INSTALL), "--force"],
-        capture_output=True, text=True, timeout=60, check=False, cwd="/",
+    result = run(
+        [*prefix, "bash", str(readable_install), "--force"], seconds=60, text=True, cwd="/",
     )  # fmt: skip
     assert result.returncode == 1
     assert "run it as root" in result.stderr
@@ -282,9 +305,8 @@ def test_a_real_run_needs_root() -> None:
     ],
 )
 def test_bad_options_are_refused(args: list[str], message: str) -> None:
-    result = subprocess.run(
-        ["bash", str(INSTALL), "--dry-run", *args],
-        capture_output=True, text=True, timeout=60, check=False,
+    result = run(
+        ["bash", str(INSTALL), "--dry-run", *args], seconds=60, text=True,
     )  # fmt: skip
     assert result.returncode == 1
     assert message in result.stderr
@@ -292,10 +314,10 @@ def test_bad_options_are_refused(args: list[str], message: str) -> None:
 
 
 def test_print_unit_uses_the_options(tmp_path: Path) -> None:
-    result = subprocess.run(
+    result = run(
         ["bash", str(INSTALL), "--print-unit", "--user", "kiosk", "--prefix", "/srv/ig",
          "--data-dir", "/srv/ig-data", "--config", "/srv/ig.toml"],
-        capture_output=True, text=True, timeout=60, check=True,
+        seconds=60, text=True, check=True,
     )  # fmt: skip
     unit = result.stdout
     assert "User=kiosk\n" in unit and "Group=kiosk\n" in unit
@@ -331,10 +353,10 @@ def test_a_data_dir_with_someone_elses_files_is_not_taken_over(tmp_path: Path) -
     theirs = tmp_path / "theirs"
     theirs.mkdir()
     (theirs / "keep.txt").write_text("not the app's\n")
-    result = subprocess.run(
+    result = run(
         ["bash", str(INSTALL), "--dry-run", "--user", "incan-test-nobody",
          "--data-dir", str(theirs)],
-        capture_output=True, text=True, timeout=60, check=False,
+        seconds=60, text=True,
     )  # fmt: skip
     assert result.returncode == 1
     assert "already holds files of" in result.stderr

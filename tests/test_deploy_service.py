@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 UNIT = ROOT / "deploy" / "incan-companion.service"
@@ -210,9 +211,9 @@ def test_systemd_analyze_accepts_the_rendered_unit(tmp_path: Path) -> None:
     ).stdout  # fmt: skip
     unit_file = tmp_path / "incan-companion.service"
     unit_file.write_text(rendered, encoding="utf-8")
-    result = subprocess.run(
+    result = run(
         [analyze, "verify", "--man=no", str(unit_file)],
-        capture_output=True, text=True, timeout=60, check=False,
+        seconds=60, text=True,
     )  # fmt: skip
     if result.returncode != 0 and "Failed to " in result.stderr and "bus" in result.stderr.lower():
         pytest.skip(f"systemd-analyze cannot run here: {result.stderr.strip()}")
@@ -228,9 +229,9 @@ def test_the_offline_security_score_is_2_or_lower(tmp_path: Path) -> None:
         pytest.skip("systemd-analyze is not installed here (./test.sh installs it as root)")
     unit_file = tmp_path / "incan-companion.service"
     unit_file.write_text(UNIT.read_text(encoding="utf-8"), encoding="utf-8")
-    result = subprocess.run(
+    result = run(
         [analyze, "security", "--offline=true", "--no-pager", str(unit_file)],
-        capture_output=True, text=True, timeout=60, check=False,
+        seconds=60, text=True,
     )  # fmt: skip
     found = re.search(r"Overall exposure level for \S+: (\d+\.\d+)", result.stdout)
     assert found is not None, result.stdout[-1500:] + result.stderr[-500:]
@@ -247,9 +248,9 @@ def test_systemd_analyze_would_notice_a_typo(tmp_path: Path) -> None:
     program = "/opt/incan-companion/venv/bin/incan-companion"
     text = text.replace(f"ExecStart={program}", "ExecStart=/bin/true")
     unit_file.write_text(text.replace("ProtectSystem=strict", "ProtectSytem=strict"), "utf-8")
-    result = subprocess.run(
+    result = run(
         [analyze, "verify", "--man=no", str(unit_file)],
-        capture_output=True, text=True, timeout=60, check=False,
+        seconds=60, text=True,
     )  # fmt: skip
     assert "Unknown key 'ProtectSytem'" in result.stderr
 
@@ -271,9 +272,8 @@ def kivy_config_in(home: Path) -> dict[str, dict[str, str]]:
         "KIVY_NO_CONSOLELOG": "1",
         "KIVY_NO_FILELOG": "1",
     }
-    result = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=60,
-        check=True,
+    result = run(
+        [sys.executable, "-c", code], seconds=60, text=True, env=env, check=True,
     )  # fmt: skip
     import json
 
@@ -320,10 +320,7 @@ def test_systemd_analyze_accepts_the_fault_unit(tmp_path: Path) -> None:
         pytest.skip("systemd-analyze is not installed here")
     unit_file = tmp_path / FAULT_UNIT.name
     unit_file.write_text(FAULT_UNIT.read_text(encoding="utf-8"), encoding="utf-8")
-    result = subprocess.run(
-        [analyze, "verify", "--man=no", str(unit_file)],
-        capture_output=True, text=True, timeout=60, check=False,
-    )  # fmt: skip
+    result = run([analyze, "verify", "--man=no", str(unit_file)], seconds=60, text=True)
     if result.returncode != 0 and "Failed to " in result.stderr and "bus" in result.stderr.lower():
         pytest.skip(f"systemd-analyze cannot run here: {result.stderr.strip()}")
     assert (result.returncode, result.stderr.strip()) == (0, "")

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -66,12 +67,11 @@ def _walk() -> list[Path]:
 @cache
 def repo_files() -> tuple[Path, ...]:
     try:
-        out = subprocess.run(
+        out = run(
             ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
             cwd=ROOT,
-            capture_output=True,
             check=True,
-            timeout=60,
+            seconds=60,
         ).stdout
     except (OSError, subprocess.SubprocessError):
         return tuple(_walk())

@@ -4,11 +4,11 @@ the letters; the QR payloads and ids never change with the language."""
 from __future__ import annotations
 
 import shutil
-import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from helpers import run
 
 from ui import fonts
 from ui.kivyfree import i18n
@@ -31,7 +31,7 @@ def english_afterwards() -> Iterator[None]:
 def poppler(tool: str, pdf: Path) -> str:
     assert shutil.which(tool), f"poppler-utils ({tool}) is needed: scripts/setup.sh"
     args = [tool, "-layout", str(pdf), "-"] if tool == "pdftotext" else [tool, str(pdf)]
-    return subprocess.run(args, capture_output=True, text=True, check=True, timeout=60).stdout
+    return run(args, text=True, check=True, seconds=60).stdout
 
 
 def write_sheet(out: Path) -> int:

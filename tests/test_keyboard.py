@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import string
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -26,7 +25,7 @@ configure(quiet=True, fast=True)
 from kivy.core.window import Window  # noqa: E402
 from kivy.metrics import dp  # noqa: E402
 from kivy.tests.common import UnitTestTouch  # noqa: E402
-from ui_helpers import frames  # noqa: E402
+from ui_helpers import frames, frames_until  # noqa: E402
 
 from companion.games import Games  # noqa: E402
 from companion.memory import MemoryStore  # noqa: E402
@@ -265,9 +264,7 @@ def open_keyboard(app: CompanionApp, code: str, seat: int = 0) -> tuple[Any, Any
     field = setup.ids[f"name{seat}"]
     tap_at(*field.to_window(*field.center))
     assert field.focus
-    time.sleep(0.1)  # the field selects its text 0.05 s after the tap
-    frames(2)
-    assert field.selection_text == field.text
+    frames_until(lambda: field.selection_text == field.text)  # 0.05 s after the tap
     keyboard = setup.keyboard
     assert keyboard is not None and setup.keyboard_shown
     assert keyboard.target.__self__ is field.__self__  # ids hold weak proxies

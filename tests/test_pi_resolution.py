@@ -18,10 +18,14 @@ import venv
 from pathlib import Path
 
 import pytest
-from helpers import paced
+from helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 CONSTRAINTS = ROOT / "deploy" / "constraints-pi.txt"
+LOCK = ROOT / "deploy" / "requirements-pi.lock"
+#: Raspberry Pi OS bookworm's python3-numpy (1:1.24.2): picamera2's compiled
+#: parts (python3-simplejpeg) are built against it.
+DEBIAN_NUMPY = "1.24.2"
 
 
 def _pinned(name: str) -> str:
@@ -36,9 +40,9 @@ def _pi_like_venv(tmp: Path) -> Path:
     venv.EnvBuilder(system_site_packages=True, with_pip=True).create(tmp / "venv")
     python = tmp / "venv" / "bin" / "python"
     debian = tmp / "dist-packages"
-    info = debian / "numpy-1.24.2.dist-info"  # what Pi OS's python3-numpy installs
+    info = debian / f"numpy-{DEBIAN_NUMPY}.dist-info"  # what Pi OS's python3-numpy installs
     info.mkdir(parents=True)
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: numpy\nVersion: 1.24.2\n")
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: numpy\nVersion: {DEBIAN_NUMPY}\n")
     (info / "INSTALLER").write_text("debian\n")
     (info / "RECORD").write_text("")
     site = subprocess.run([str(python), "-c", "import site; print(site.getsitepackages()[0])"],
@@ -49,16 +53,18 @@ def _pi_like_venv(tmp: Path) -> Path:
 
 def _resolve(python: Path, tmp: Path, *constraint: str) -> tuple[dict[str, str], str]:
     report = tmp / "report.json"
-    done = subprocess.run(
+    done = run(
         [str(python), "-m", "pip", "install", "--dry-run", "--report", str(report), "-v",
          "--disable-pip-version-check", *constraint, "-e", str(ROOT)],
-        capture_output=True, text=True, timeout=paced(300), check=False,
+        text=True, seconds=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
     chosen = json.loads(report.read_text(encoding="utf-8"))["install"]
     return {i["metadata"]["name"].lower(): i["metadata"]["version"] for i in chosen}, done.stdout
 
 
+@pytest.mark.network
+@pytest.mark.slow
 def test_the_pi_keeps_its_numpy_and_gets_the_pinned_opencv_alone(tmp_path: Path) -> None:
     python = _pi_like_venv(tmp_path)
     chosen, log = _resolve(python, tmp_path, "--constraint", str(CONSTRAINTS))
@@ -69,12 +75,37 @@ def test_the_pi_keeps_its_numpy_and_gets_the_pinned_opencv_alone(tmp_path: Path)
     assert tried == {opencv}  # no other wheel looked at, none downloaded
 
 
+@pytest.mark.network
+@pytest.mark.slow
 def test_without_the_constraints_pip_would_break_the_camera(tmp_path: Path) -> None:
     """What the constraints prevent, so the first test cannot pass by luck."""
     python = _pi_like_venv(tmp_path)
     chosen, _log = _resolve(python, tmp_path)
     assert int(chosen["numpy"].split(".")[0]) >= 2
     assert chosen["opencv-python-headless"] != _pinned("opencv-python-headless")
+
+
+@pytest.mark.slow
+def test_the_service_keeps_the_numpy_picamera2_was_built_against(tmp_path: Path) -> None:
+    """The installer's hash-checked install of the lock, where Debian's numpy is
+    (the Pi), installs no numpy of its own: the service and ./run.sh both run
+    on Debian's, the one picamera2's compiled parts were built against. Offline:
+    the lock's numpy alone, no index (what pip would fetch, it could not)."""
+    python = _pi_like_venv(tmp_path)
+    block = next(b for b in re.split(r"\n(?=[a-z0-9])", LOCK.read_text(encoding="utf-8"))
+                 if b.startswith("numpy=="))  # fmt: skip
+    numpy_lock = tmp_path / "numpy.lock"
+    numpy_lock.write_text(block + "\n", encoding="utf-8")
+    report = tmp_path / "report.json"
+    done = run(
+        [str(python), "-m", "pip", "install", "--dry-run", "--report", str(report),
+         "--disable-pip-version-check", "--no-index", "--find-links", str(tmp_path / "none"),
+         "--require-hashes", "--only-binary", ":all:", "-r", str(numpy_lock)],
+        text=True, seconds=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
+    assert f"Requirement already satisfied: numpy=={DEBIAN_NUMPY}" in done.stdout
+    assert json.loads(report.read_text(encoding="utf-8"))["install"] == []
 
 
 def test_the_set_up_and_the_installer_use_the_same_constraints() -> None:
@@ -85,6 +116,12 @@ def test_the_set_up_and_the_installer_use_the_same_constraints() -> None:
     assert "--constraint deploy/constraints-pi.txt" in lock  # the lock is made within them
     assert '--require-hashes --only-binary :all: -r "$DEPLOY/requirements-pi.lock"' in install
     assert "--no-deps --no-build-isolation --force-reinstall" in install
+    # On a Pi the set-up installs the archive's camera and GPIO parts as the installer does.
+    pi_packages = re.search(r"^PI_PACKAGES=\(([^)]*)\)", setup, re.MULTILINE)
+    assert pi_packages is not None
+    assert pi_packages.group(1).split() == ["python3-picamera2", "python3-lgpio"]
+    for package in pi_packages.group(1).split():
+        assert f" {package}" in install
 
 
 def _locked() -> dict[str, tuple[str, int]]:
@@ -109,6 +146,7 @@ def test_the_pi_lock_pins_every_dependency_with_hashes() -> None:
     assert missing == [], f"relock with scripts/lock-pi.sh: {missing}"
     assert all(hashes >= 1 for _version, hashes in locked.values())
     assert int(locked["numpy"][0].split(".")[0]) < 2
+    assert locked["numpy"][0] == _pinned("numpy") == DEBIAN_NUMPY  # the set-up's, the camera's
     assert locked["opencv-python-headless"][0] == _pinned("opencv-python-headless")
     build = project["build-system"]["requires"][0]
     assert build.startswith("setuptools>=")

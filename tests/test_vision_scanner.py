@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 import pytest
+from helpers import paced
 
 from companion import notices
 from companion.notices import CameraStatus
@@ -373,6 +373,31 @@ class Published(FrameSource):
             self._publish(image)
 
 
+class Asleep(threading.Condition):
+    """A frame source's condition that tells the test when a waiter has gone to
+    sleep in it: its ``wait`` is entered holding the lock, which it gives up only
+    as it sleeps, so a frame published after :meth:`one_more` cannot be missed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._sleepers = threading.Semaphore(0)
+
+    def wait(self, timeout: float | None = None) -> bool:
+        self._sleepers.release()
+        return super().wait(timeout)
+
+    def one_more(self) -> None:
+        """Until one more waiter has gone to sleep (at this machine's pace)."""
+        assert self._sleepers.acquire(timeout=paced(10)), "no waiter went to sleep"
+
+
+def watched() -> tuple[Published, Asleep]:
+    source = Published()
+    asleep = Asleep()
+    source._lock = asleep  # the source's own condition, watched
+    return source, asleep
+
+
 class CountingDecoder(Decoder):
     def __init__(self) -> None:
         super().__init__()
@@ -412,53 +437,53 @@ def test_a_still_scene_is_looked_at_every_third_frame_until_a_card_comes() -> No
 
 
 def test_a_waiter_for_a_later_frame_gets_it_when_it_comes_from_another_thread() -> None:
-    source = Published()
+    source, asleep = watched()
     image = render.render(Scene(card=None))
     source.put(image)
     got: list[Frame | None] = []
-    waiter = threading.Thread(target=lambda: got.append(source.wait(after_seq=3, timeout=60.0)))
+    forever = paced(60)  # a lost wake-up: the waiter would still be asleep at the join
+    waiter = threading.Thread(target=lambda: got.append(source.wait(after_seq=3, timeout=forever)))
     waiter.start()
-    for _ in range(3):  # frames 2 and 3 are not the one it waits for; 4 is
-        time.sleep(0.02)
-        source.put(image)
-    waiter.join(5.0)  # a lost wake-up would keep it waiting for its 60 s
+    asleep.one_more()
+    source.put(image, 3)  # frames 2 and 3 are not the one it waits for; 4 is
+    waiter.join(paced(5))
     assert not waiter.is_alive()
     assert got[0] is not None and got[0].seq == 4
     # One that waits past what never comes is let go by stop(), not by the frames.
     late: list[Frame | None] = []
-    waiter = threading.Thread(target=lambda: late.append(source.wait(after_seq=99, timeout=60.0)))
+    waiter = threading.Thread(
+        target=lambda: late.append(source.wait(after_seq=99, timeout=forever))
+    )
     waiter.start()
+    asleep.one_more()
     source.put(image)
-    time.sleep(0.02)
     source.stop()
-    waiter.join(5.0)  # a lost wake-up would keep it waiting for its 60 s
+    waiter.join(paced(5))
     assert late == [None]
 
 
 def test_waiters_for_different_frames_each_get_theirs() -> None:
     # The source wakes its waiters only when the lowest frame one of them waits
     # for comes: the one waiting for a later frame must still get it.
-    source = Published()
+    source, asleep = watched()
     image = render.render(Scene(card=None))
     got: dict[str, Frame | None] = {}
-    waiting = {"sooner": threading.Event(), "later": threading.Event()}
+    forever = paced(60)  # a lost wake-up: the waiter would still be asleep at the join
 
     def wait(name: str, after_seq: int) -> None:
-        waiting[name].set()
-        got[name] = source.wait(after_seq=after_seq, timeout=60.0)
+        got[name] = source.wait(after_seq=after_seq, timeout=forever)
 
     sooner = threading.Thread(target=wait, args=("sooner", 2))
     later = threading.Thread(target=wait, args=("later", 5))
-    # The sooner one waits first, so the later one's number must not replace its own.
-    for name, waiter in (("sooner", sooner), ("later", later)):
+    # The sooner one sleeps first, so the later one's number must not replace its own.
+    for waiter in (sooner, later):
         waiter.start()
-        assert waiting[name].wait(5.0)
-        time.sleep(0.05)  # from the flag to its sleep in wait()
-    for _ in range(6):
-        source.put(image)
-        time.sleep(0.02)
-    sooner.join(5.0)  # a lost wake-up would keep either waiting for its 60 s
-    later.join(5.0)
-    assert not sooner.is_alive() and not later.is_alive()
+        asleep.one_more()
+    source.put(image, 3)  # the sooner one's frame: it takes it before the next comes
+    sooner.join(paced(5))
+    assert not sooner.is_alive()
+    source.put(image, 3)
+    later.join(paced(5))
+    assert not later.is_alive()
     assert got["sooner"] is not None and got["sooner"].seq == 3
     assert got["later"] is not None and got["later"].seq == 6

@@ -6,6 +6,8 @@ it is first imported.
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from typing import Any
 
 from kivy.base import EventLoop
@@ -15,6 +17,19 @@ from kivy.tests.common import UnitTestTouch
 def frames(n: int = 2) -> None:
     """Let the window draw ``n`` frames (scheduled refreshes run)."""
     for _ in range(n):
+        EventLoop.idle()
+
+
+def frames_until(done: Callable[[], bool], seconds: float = 5.0) -> None:
+    """Let the window draw frames until ``done()`` holds: for what the app does on
+    a timer of its own (a field selects its text 0.05 s after the tap), instead of
+    sleeping a figure. Fails if it has not happened in ``seconds`` at this
+    machine's pace."""
+    from helpers import paced
+
+    deadline = time.monotonic() + paced(seconds)
+    while not done():
+        assert time.monotonic() < deadline, "it never happened"
         EventLoop.idle()
 
 
