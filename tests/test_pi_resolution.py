@@ -115,7 +115,10 @@ def test_the_set_up_and_the_installer_use_the_same_constraints() -> None:
     assert "--constraint deploy/constraints-pi.txt" in setup
     assert "--constraint deploy/constraints-pi.txt" in lock  # the lock is made within them
     assert '--require-hashes --only-binary :all: -r "$DEPLOY/requirements-pi.lock"' in install
-    assert "--no-deps --no-build-isolation --force-reinstall" in install
+    # The app is built (by the checkout's owner) from those locked parts only, and
+    # installed with nothing else: no index, no dependencies of its own.
+    assert "--no-deps --no-build-isolation --wheel-dir" in install
+    assert "--no-deps --no-index --force-reinstall" in install
     # On a Pi the set-up installs the archive's camera and GPIO parts as the installer does.
     pi_packages = re.search(r"^PI_PACKAGES=\(([^)]*)\)", setup, re.MULTILINE)
     assert pi_packages is not None
