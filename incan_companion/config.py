@@ -46,7 +46,7 @@ from companion.choices import DEFAULT_COUNTDOWN
 from companion.engine import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
 from companion.rules import DEFAULT_RULES, RULE_SETS
 from hardware.pins import DEFAULT_PINS, USABLE_GPIO, SeatPins, clash
-from vision import CAMERA_SOURCES
+from vision import CAMERA_SOURCES, SourceKind
 
 TYPE_CHECKING = False  # mypy reads it as true; typing is 1.5 ms that only a file's parse needs
 if TYPE_CHECKING:
@@ -81,7 +81,7 @@ def default_data_file() -> Path:
 
 @dataclass(frozen=True)
 class CameraConfig:
-    source: str = "auto"
+    source: SourceKind = SourceKind.AUTO
     device: int = 0
     width: int = 640
     height: int = 480
@@ -211,7 +211,7 @@ def parse(text: str, where: str = "config") -> Config:
         volume=r.number("sound", "volume", 0.8, 0.0, 1.0),
         muted=r.boolean("sound", "muted", False),
         camera=CameraConfig(
-            source=r.choice("camera", "source", "auto", CAMERA_SOURCES),
+            source=SourceKind(r.choice("camera", "source", "auto", CAMERA_SOURCES)),
             device=r.integer("camera", "device", 0, 0, 63),
             width=r.integer("camera", "width", 640, 160, 4096),
             height=r.integer("camera", "height", 480, 120, 3072),
