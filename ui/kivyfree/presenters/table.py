@@ -32,7 +32,7 @@ from ui.kivyfree.presenters.common import (
     take_out_line,
     tents_hidden,
 )
-from ui.kivyfree.presenters.odds import choice_text, odds_text, pair_chances
+from ui.kivyfree.presenters.odds import odds_text, pair_chances
 from ui.kivyfree.presenters.seats import bot_name
 from ui.kivyfree.words import (
     camera_text,
@@ -129,9 +129,6 @@ class TableView:
     odds_short: str = ""
     status_short: str = ""  # the status without the camera's part, when both do not fit
     path_room: int = LONGEST_PATH  # the slots the path keeps: longest_path()
-    # What a choice gives the seats still in (odds.choice_odds), while choices are
-    # due and the table sees the odds: for the panel beside ``odds``.
-    choice: str = ""
 
 
 def payout_pieces(state: State) -> str:
@@ -327,7 +324,6 @@ def table_view(
         odds_short=odds_text(state, per_hazard=False) if show_odds else "",
         status_short=" · ".join(short_parts),
         path_room=longest_path(state),
-        choice=choice_text(state) if show_odds else "",
         game_over=state.phase is Phase.GAME_OVER,
         event=last_event(state),
         pieces=payout_pieces(state),
