@@ -204,11 +204,9 @@ def expert_values(v: View) -> tuple[float, float, float]:
             n += 1
             total += x
             sq += x * x
-            if n >= EXPERT_MIN_ROLLOUTS and n % 16 == 0:
-                mean = total / n
-                se = math.sqrt(max(sq / n - mean * mean, 0.0) / (n - 1))
-                if abs(mean - leave) > 3 * se:
-                    break
+            se, clear = _settled(n, total, sq, leave, se)
+            if clear:
+                break
         return total / n, leave, se
     after = rollout.rounds_after(p)
     stays = leaves = 0.0
@@ -227,12 +225,21 @@ def expert_values(v: View) -> tuple[float, float, float]:
         n += 1
         total += d
         sq += d * d
-        if n >= EXPERT_MIN_ROLLOUTS and n % 16 == 0:
-            mean = total / n
-            se = math.sqrt(max(sq / n - mean * mean, 0.0) / (n - 1))
-            if abs(mean) > 3 * se:
-                break
+        se, clear = _settled(n, total, sq, 0.0, se)
+        if clear:
+            break
     return stays / n, leaves / n, se
+
+
+def _settled(n: int, total: float, sq: float, against: float, se: float) -> tuple[float, bool]:
+    """Every 16 rollouts past the minimum: the mean's standard error, and whether the
+    mean of ``n`` rollouts (``total``, sum of squares ``sq``) is three of them clear of
+    ``against``; in between, ``se`` as it was and not clear."""
+    if n < EXPERT_MIN_ROLLOUTS or n % 16:
+        return se, False
+    mean = total / n
+    se = math.sqrt(max(sq / n - mean * mean, 0.0) / (n - 1))
+    return se, abs(mean - against) > 3 * se
 
 
 def expert(v: View) -> Choice:
