@@ -132,10 +132,21 @@ def test_an_old_file_gets_its_chain_and_replays_unchanged(tmp_path: Path) -> Non
     assert sqlite3.connect(path).execute("SELECT COUNT(*) FROM chain").fetchone()[0] == 8
 
 
-def test_a_tail_that_is_a_symlink_is_never_written_through(tmp_path: Path) -> None:
+def test_a_tail_that_is_a_symlink_is_never_written_through(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     path = tmp_path / "games.sqlite"
     victim = tmp_path / "notes.txt"
     victim.write_text("someone's notes", encoding="utf-8")
-    (tmp_path / "games.sqlite.tail").symlink_to(victim)
-    stored(path, draws=2)
+    tail = tmp_path / "games.sqlite.tail"
+    tail.symlink_to(victim)
+    stored(path, draws=2)  # a new file: a tail left there is removed, the link not followed
+    assert not tail.is_symlink() and read_tail(path) is not None
+    tail.unlink()
+    tail.symlink_to(victim)  # planted beside a file in use
+    with caplog.at_level("WARNING"), Store(path) as store:
+        store.append(1, Draw("T9"))
     assert victim.read_text(encoding="utf-8") == "someone's notes"
+    assert tail.is_symlink()
+    assert "games.sqlite.tail: cannot open it" in caplog.text  # refused, and said
+    assert read_tail(path) is None  # nor read through it
