@@ -109,6 +109,7 @@ STATES = (
     ("23-round-5-summary", "round_end"),
     ("24-game-over", "game_over"),
     ("24r-review", "review"),
+    ("24s-review-swings", "review_swings"),
     ("25-table-game-over", "table"),
     ("26-setup-players", "setup"),
     ("27-players", "players"),
@@ -833,6 +834,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
                 path["sizes"].append([w, h])
     screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm",
                  "RoundLog": "round_log", "BotSeats": "bots", "ReviewPanel": "review",
+                 "SwingsPanel": "review_swings",
                  "PlayersWindow": "players", "RenamePlayer": "rename_player",
                  "PhonesWindow": "phones"}
 
@@ -1049,6 +1051,15 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     assert app.review_view is not None
     app.review_view.finish()
     look("24r-review")
+    review_panel = app.review_view
+    review_panel.open_swings()
+    swings = review_panel.swings
+    assert swings is not None and swings.seats == seats
+    # The lone leaver of round 1: the seat with the most decisions behind it.
+    swings.show_seat(1)
+    look("24s-review-swings")
+    assert len(swings.ids.swings.children) == 3
+    swings.dismiss(animation=False)
     app.review_view.dismiss(animation=False)
     app.show_screen("table")
     look("25-table-game-over")

@@ -312,6 +312,13 @@ def test_the_review_view_says_choices_and_luck_with_their_signs() -> None:
     (swing,) = view.rows[0].swings
     assert swing.startswith("round 1, card 1: camp; staying ") and swing.endswith(" · a mistake")
     assert len(view.rows[1].swings) == 2  # Bo's two stays
+    # The swings page says whose they are (a bot by its mark) and which model valued them.
+    assert [v.swings_title for v in view.rows] == [
+        "Ana: the largest swings", "\u25c6 Bo: the largest swings", "Cy: the largest swings",
+    ]  # fmt: skip
+    assert view.model == (
+        "Model of the other seats: the default (5 choices of these players, too few to fit)"
+    )
 
 
 def test_a_correction_says_no_tent_when_tents_are_hidden() -> None:

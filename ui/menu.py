@@ -13,14 +13,14 @@ from typing import Any
 
 from kivy.clock import Clock
 from kivy.factory import Factory
-from kivy.properties import BooleanProperty, NumericProperty, StringProperty
+from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
 from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.kivyfree.i18n import LANGUAGES, language
 from ui.kivyfree.presenters import SEAT_KINDS, LogPage, ReviewView, review_working, seat_kind_label
 
-__all__ = ["LOG_PAGE", "BotSeats", "Confirm", "GameMenu", "ReviewPanel", "RoundLog"]
+__all__ = ["LOG_PAGE", "BotSeats", "Confirm", "GameMenu", "ReviewPanel", "RoundLog", "SwingsPanel"]
 
 _log = logging.getLogger(__name__)
 
@@ -120,12 +120,14 @@ class ReviewPanel(ModalView):
 
     title = StringProperty("")
     explain = StringProperty("")
+    ready = BooleanProperty(False)  # the review is worked out: its swings can be opened
 
     def __init__(self, view: ReviewView | Callable[[], ReviewView], **kwargs: Any) -> None:
         kv.load("menu.kv")
         super().__init__(**kwargs)
         self.worker: threading.Thread | None = None
         self._result: ReviewView | None = None
+        self.swings: SwingsPanel | None = None
         if isinstance(view, ReviewView):
             self.show(view)
             return
@@ -151,6 +153,8 @@ class ReviewPanel(ModalView):
             self._done()
 
     def show(self, view: ReviewView) -> None:
+        self._result = view
+        self.ready = True
         self.title, self.explain = view.title, view.explain
         grid = self.ids.rows
         for i, header in enumerate(view.headers):
@@ -159,6 +163,45 @@ class ReviewPanel(ModalView):
             grid.add_widget(Factory.ReviewCell(text=row.name, color=row.colour, halign="left"))
             for text in (row.total, row.choices, row.luck):
                 grid.add_widget(Factory.ReviewCell(text=text, halign="right"))
+
+    def open_swings(self) -> None:
+        """Each seat's three largest swings, a page a seat, over the review."""
+        if self._result is None:
+            return
+        self.swings = SwingsPanel(self._result)
+        self.swings.bind(on_dismiss=lambda *a: setattr(self, "swings", None))
+        self.swings.open(animation=False)
+
+
+class SwingsPanel(ModalView):
+    """One seat's largest swings (the decisions where torch and camp were worth
+    the most apart), and which model of the other seats valued them; a tap on
+    Next seat turns to the next seat, Back returns to the review."""
+
+    title = StringProperty("")
+    colour = ListProperty([1, 1, 1, 1])
+    model = StringProperty("")
+    seat = NumericProperty(0)
+    seats = NumericProperty(0)
+
+    def __init__(self, view: ReviewView, **kwargs: Any) -> None:
+        kv.load("menu.kv")
+        super().__init__(**kwargs)
+        self.view = view
+        self.seats = len(view.rows)
+        self.model = view.model
+        self.show_seat(0)
+
+    def show_seat(self, seat: int) -> None:
+        if not self.view.rows:
+            return
+        self.seat = seat % len(self.view.rows)
+        row = self.view.rows[self.seat]
+        self.title, self.colour = row.swings_title, list(row.colour)
+        box = self.ids.swings
+        box.clear_widgets()
+        for line in row.swings:
+            box.add_widget(Factory.SwingCell(whole=line))
 
 
 class BotSeats(ModalView):

@@ -16,6 +16,7 @@ from ui.kivyfree.presenters.common import Colour, seat_colour
 from ui.kivyfree.presenters.seats import bot_name
 from ui.kivyfree.words import (
     decision_line,
+    model_line,
     signed,
 )
 
@@ -28,9 +29,9 @@ class ReviewRow:
     choices: str
     luck: str
     # The seat's three largest swings, largest first, each a decision in words
-    # (with its uncertainty, and whether it was a mistake): for a layout that
-    # shows them under the row.
+    # (with its uncertainty, and whether it was a mistake): the swings page.
     swings: tuple[str, ...] = ()
+    swings_title: str = ""  # the swings page's title: whose swings they are
 
 
 @dataclass(frozen=True)
@@ -39,6 +40,7 @@ class ReviewView:
     explain: str
     headers: tuple[str, str, str, str]
     rows: tuple[ReviewRow, ...]
+    model: str = ""  # which model of the other seats the rollouts played
 
 
 def review_working() -> tuple[str, str]:
@@ -70,7 +72,11 @@ def review_view(
             total=str(s.total),
             choices=signed(s.choices),
             luck=signed(s.luck),
-            swings=tuple(decision_line(d) for d in s.swings),
+            swings=tuple(decision_line(d) for d in s.swings)
+            or (_("No torch or camp to choose in this game."),),
+            swings_title=_("{name}: the largest swings").format(
+                name=bot_name(s.name) if s.seat in bots else s.name
+            ),
         )
         for s in result.seats
     )
@@ -83,4 +89,5 @@ def review_view(
         ),
         headers=(_("seat"), _("score"), _("choices"), _("luck")),
         rows=rows,
+        model=model_line(result),
     )
