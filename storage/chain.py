@@ -76,9 +76,12 @@ class Break:
         }[self.why]  # fmt: skip
 
 
-def verify(rows: Iterable[tuple[int, int, bytes | None, bytes | None]]) -> list[Break]:
+def verify(
+    rows: Iterable[tuple[int, int, bytes | None, bytes | None]], *, hashes: bool = True
+) -> list[Break]:
     """Check ``(game, seq, line, hash)`` rows, ordered by game then seq; the first
-    break of each game whose chain does not hold (empty: every game is whole)."""
+    break of each game whose chain does not hold (empty: every game is whole).
+    ``hashes=False``: a file from before the chain, checked for gaps only."""
     breaks: list[Break] = []
     game: int | None = None
     previous = b""
@@ -92,6 +95,9 @@ def verify(rows: Iterable[tuple[int, int, bytes | None, bytes | None]]) -> list[
         if seq != expected_seq:
             breaks.append(Break(g, expected_seq, "missing"))
             broken = True
+            continue
+        if not hashes:
+            expected_seq += 1
             continue
         if stored is None:
             breaks.append(Break(g, seq, "unchained"))

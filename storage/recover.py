@@ -174,18 +174,16 @@ def _games(db: sqlite3.Connection) -> list[tuple[int, list[tuple[int, bytes, byt
 def _saveable(game: int, rows: list[tuple[int, bytes, bytes | None]]) -> tuple[list[Event], str]:
     """The longest first part of a game that is chained (where a chain was kept) and
     replays; and what stopped it ("" for none)."""
-    previous = chain.first_hash(game)
+    # A file from before the chain (no hash anywhere) is only checked for gaps.
     chained = any(digest is not None for _, _, digest in rows)
-    events: list[Event] = []
+    breaks = chain.verify(((game, seq, line, digest) for seq, line, digest in rows), hashes=chained)
+    whole = breaks[0].seq if breaks else len(rows)
     why = ""
-    for expected, (seq, line, digest) in enumerate(rows):
-        if seq != expected:
-            why = f"event {expected} is missing"
-            break
-        previous = chain.next_hash(previous, line)
-        if chained and digest != previous:
-            why = f"event {seq} is not the one stored"
-            break
+    if breaks:
+        why = (f"event {whole} is missing" if breaks[0].why == "missing"
+               else f"event {whole} is not the one stored")  # fmt: skip
+    events: list[Event] = []
+    for seq, line, _digest in rows[:whole]:
         try:
             events.append(from_line(line.decode("utf-8")))
         except (UnicodeDecodeError, BadEvent) as e:

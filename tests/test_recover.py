@@ -118,3 +118,25 @@ def test_a_game_altered_in_the_middle_is_saved_up_to_the_change(
     assert "event 5 is not the one stored" in said
     with Store(out, readonly=True) as store:
         assert len(store.events(2)) == 5
+
+
+def test_a_file_without_its_chain_is_cut_at_a_gap_or_an_unreadable_event(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """With no hash kept (the chain's table gone), only the events themselves
+    judge a game: it is saved up to a missing event or one that cannot be read."""
+    data = tmp_path / "games.sqlite"
+    a_file(data, 3)
+    db = sqlite3.connect(data)
+    db.execute("DROP TABLE chain")
+    db.execute("UPDATE events SET line = 'not an event' WHERE game = 1 AND seq = 4")
+    db.execute("DELETE FROM events WHERE game = 2 AND seq = 7")
+    db.commit()
+    db.close()
+    out = tmp_path / "saved.sqlite"
+    code, said, _ = run(capsys, "recover", str(data), "--out", str(out))
+    assert code == 0, said
+    assert "event 4 cannot be read" in said
+    assert "event 7 is missing" in said
+    with Store(out, readonly=True) as store:
+        assert [len(store.events(g)) for g in (1, 2, 3)] == [4, 7, 21]
