@@ -119,6 +119,9 @@ class Carried:
 
 @dataclass(frozen=True)
 class Seat:
+    """A seat at the table: its player, in the temple or in its tent, the gems in
+    hand this round, what it has banked and the artifacts it carried out."""
+
     name: str
     status: Status = Status.IN
     hand: int = 0
@@ -136,6 +139,8 @@ class Seat:
 
 @dataclass(frozen=True)
 class PathCard:
+    """A card on the path, the gems left on it, and who carried it out (an artifact)."""
+
     card: str
     left: int = 0
     taken_by: int | None = None  # the seat that carried this artifact out
@@ -150,6 +155,8 @@ class PathCard:
 
 @dataclass(frozen=True)
 class TreasureSplit:
+    """A treasure shared among the seats still in; the rest stays on the card."""
+
     card: str
     value: int
     seats: tuple[int, ...]
@@ -159,16 +166,22 @@ class TreasureSplit:
 
 @dataclass(frozen=True)
 class ArtifactOnPath:
+    """An artifact turned: it lies on the path until a seat leaves alone."""
+
     card: str
 
 
 @dataclass(frozen=True)
 class FirstHazard:
+    """The first hazard of its kind on the path: no harm yet."""
+
     card: str
 
 
 @dataclass(frozen=True)
 class Bust:
+    """The second hazard of a kind: the seats still in lose their hands."""
+
     card: str
     losses: tuple[tuple[int, int], ...]  # (seat, gems lost)
     removed: str  # the card to take out of the game
@@ -176,6 +189,8 @@ class Bust:
 
 @dataclass(frozen=True)
 class Revealed:
+    """A reveal: who camped, who went on, and what the leavers took."""
+
     camp: tuple[int, ...]
     torch: tuple[int, ...]
     share: int  # what each leaver took from the path
@@ -189,6 +204,8 @@ Outcome = TreasureSplit | ArtifactOnPath | FirstHazard | Bust | Revealed
 
 @dataclass(frozen=True)
 class RoundEnd:
+    """A round's end: what was lost on the path and what goes back to the supply."""
+
     round: int
     lost: tuple[str, ...]  # artifacts left on the path, gone for good
     returned: int  # gems on the path that go back to the supply
@@ -196,6 +213,8 @@ class RoundEnd:
 
 @dataclass(frozen=True)
 class State:
+    """The whole game at one moment: every seat, the path, the round and what is due."""
+
     rules: RuleSet
     seats: tuple[Seat, ...]
     round: int = 1

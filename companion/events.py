@@ -24,6 +24,8 @@ class BadEvent(ValueError):
 
 @dataclass(frozen=True)
 class Start:
+    """A new game: the seats' names, the rules and the box's edition."""
+
     seats: tuple[str, ...]
     rules: str = DEFAULT_RULES
     deck: str = DEFAULT_EDITION  # the edition of the table's box
@@ -46,23 +48,29 @@ class Start:
 
 @dataclass(frozen=True)
 class Draw:
+    """A card turned onto the path (read by the camera or entered by hand)."""
+
     card: str
 
 
 @dataclass(frozen=True)
 class Reveal:
+    """The choices revealed at once: ``camp`` are the seats that leave."""
+
     camp: tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Correct:
+    """The card at ``pos`` of the path was misread: it is ``card``."""
+
     pos: int
     card: str
 
 
 @dataclass(frozen=True)
 class Undo:
-    pass
+    """Take back the last step (a draw, a reveal or a correction)."""
 
 
 Event = Start | Draw | Reveal | Correct | Undo

@@ -11,6 +11,9 @@ class UnknownRules(ValueError):
 
 @dataclass(frozen=True)
 class RuleSet:
+    """A rule set: whether artifacts are played, leftovers pooled, artifacts at
+    their printed values."""
+
     name: str
     artifacts: bool
     pooled: bool

@@ -72,6 +72,8 @@ class NotFirst(RuleError):
 
 @dataclass(frozen=True)
 class _Frame:
+    """One accepted step: its event, and the game's moves and states after it."""
+
     entry: Event  # the accepted event (never an undo)
     moves: tuple[Move, ...]  # the whole game so far, corrections applied
     states: tuple[State, ...]  # the state after each of those moves

@@ -9,7 +9,7 @@ callback, the debouncer, the panel's ``on_press``.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
 
@@ -17,7 +17,9 @@ from companion.choices import Choice
 from companion.ports import Clock, SeatPress
 from hardware.debounce import DEFAULT_WINDOW
 from hardware.panel import SeatPanel
-from hardware.pins import PinsLike
+
+if TYPE_CHECKING:
+    from hardware.pins import PinsLike
 
 __all__ = ["MockSeats"]
 

@@ -25,14 +25,17 @@ import contextlib
 import logging
 import time
 from collections.abc import Callable, Collection, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gpiozero import LED, DigitalInputDevice  # type: ignore[import-untyped]
 
 from companion.choices import Choice
 from companion.engine import MAX_SEATS
 from hardware.debounce import DEFAULT_WINDOW, Debouncer
-from hardware.pins import PinsLike, clash
+from hardware.pins import clash
+
+if TYPE_CHECKING:
+    from hardware.pins import PinsLike
 
 __all__ = ["SeatPanel"]
 

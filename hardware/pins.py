@@ -8,24 +8,26 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Protocol
 
 __all__ = ["DEFAULT_PINS", "USABLE_GPIO", "PinsLike", "SeatPins", "clash"]
+
+TYPE_CHECKING = False  # mypy reads it as true: typing (2 ms) is for the annotations only,
+if TYPE_CHECKING:  # and the config reader, which every readable command loads, needs none
+    from typing import Protocol
+
+    class PinsLike(Protocol):
+        """One seat's BCM pins."""
+
+        @property
+        def torch(self) -> int: ...
+        @property
+        def camp(self) -> int: ...
+        @property
+        def led(self) -> int: ...
 
 # GPIO pins of the 40-pin header a seat may use: BCM 2..27. 0/1 are the HAT
 # EEPROM bus; 14/15 (the serial console) are left free by the default map.
 USABLE_GPIO = range(2, 28)
-
-
-class PinsLike(Protocol):
-    """One seat's BCM pins."""
-
-    @property
-    def torch(self) -> int: ...
-    @property
-    def camp(self) -> int: ...
-    @property
-    def led(self) -> int: ...
 
 
 @dataclass(frozen=True)

@@ -46,14 +46,18 @@ from companion.choices import DEFAULT_COUNTDOWN
 from companion.engine import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
 from companion.rules import DEFAULT_RULES, RULE_SETS
 from hardware.pins import DEFAULT_PINS, USABLE_GPIO, SeatPins, clash
+
+# Also the config's own names, as they were before the paths had a module.
+from incan_companion.paths import CONFIG_ENV as CONFIG_ENV
+from incan_companion.paths import DATA_ENV as DATA_ENV
+from incan_companion.paths import default_config_path as default_config_path
+from incan_companion.paths import default_data_file as default_data_file
 from vision import CAMERA_SOURCES, SourceKind
 
 TYPE_CHECKING = False  # mypy reads it as true; typing is 1.5 ms that only a file's parse needs
 if TYPE_CHECKING:
     from typing import Any
 
-CONFIG_ENV = "INCAN_CONFIG"
-DATA_ENV = "INCAN_DATA"
 LANGUAGE_CODES = ("", "en", "pl", "es", "ja")
 #: A config file is a few hundred bytes; more than this is not one.
 MAX_CONFIG_BYTES = 1024 * 1024
@@ -61,22 +65,6 @@ MAX_CONFIG_BYTES = 1024 * 1024
 
 class ConfigError(ValueError):
     """The config file cannot be used; the message names the file and key."""
-
-
-def default_config_path() -> Path:
-    env = os.environ.get(CONFIG_ENV)
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "incan-companion" / "config.toml"
-
-
-def default_data_file() -> Path:
-    env = os.environ.get(DATA_ENV)
-    if env:
-        return Path(env).expanduser()
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "incan-companion" / "games.sqlite"
 
 
 @dataclass(frozen=True)

@@ -50,7 +50,7 @@ def test_the_14_card_box_refuses_the_17_like_any_impossible_card() -> None:
     assert table.notice is not None
     assert table.notice.reason == CannotCome("T17", Unplayable.NOT_IN_BOX)
     from ui.kivyfree import i18n
-    from ui.kivyfree.words import notice_text
+    from ui.kivyfree.notice_words import notice_text
 
     i18n.set_language("en")
     assert notice_text(table.notice.reason) == "Treasure 17 (T17) is not in this table's box."

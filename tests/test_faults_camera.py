@@ -25,7 +25,7 @@ from companion.notices import CameraStatus
 from incan_companion.config import CameraConfig, Config
 from storage import Store
 from ui.kivyfree import presenters
-from ui.kivyfree.words import camera_text
+from ui.kivyfree.notice_words import camera_text
 
 ROOT = Path(__file__).resolve().parent.parent
 FAST_BACKOFF = (0.05, 0.2)

@@ -33,7 +33,7 @@ from storage import (
     Store,
     open_or_set_aside,
 )
-from ui.kivyfree.words import notice_text
+from ui.kivyfree.notice_words import notice_text
 
 ROOT = Path(__file__).resolve().parent.parent
 START = Start(("Ana", "Bo", "Cy"), "incan-gold")

@@ -559,7 +559,7 @@ def said_in(code: str, words: Any) -> str:
 def test_the_undo_question_names_a_hazard_as_the_object_of_its_verb() -> None:
     from companion.events import Draw
     from companion.notices import UndoWouldDropChoices
-    from ui.kivyfree.words import notice_text
+    from ui.kivyfree.notice_words import notice_text
 
     def asked(card: str) -> Callable[[], str]:
         return lambda: notice_text(UndoWouldDropChoices(2, Draw(card)))

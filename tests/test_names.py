@@ -11,7 +11,7 @@ from pathlib import Path
 
 from companion.notices import NotACard, NothingToUndo, StepRefused
 from companion.session import NothingToUndoError
-from ui.kivyfree.words import notice_text
+from ui.kivyfree.notice_words import notice_text
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("companion", "hardware", "incan_companion", "storage", "ui", "vision")

@@ -38,7 +38,8 @@ from incan_companion.compose import Device, build  # noqa: E402
 from incan_companion.config import Config  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 from ui.kivyfree import i18n, presenters  # noqa: E402
-from ui.kivyfree.words import camera_text, card_name, notice_text  # noqa: E402
+from ui.kivyfree.notice_words import camera_text, notice_text  # noqa: E402
+from ui.kivyfree.words import card_name  # noqa: E402
 
 COUNTDOWN = 2.0
 SPACE, BACKSPACE = 32, 8

@@ -19,7 +19,7 @@ from storage import (
     StoreError,
     open_or_set_aside,
 )
-from ui.kivyfree.words import notice_text
+from ui.kivyfree.notice_words import notice_text
 
 START = Start(("Ana", "Bo", "Cy"), "diamant")
 

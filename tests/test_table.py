@@ -32,7 +32,7 @@ from companion.notices import (
 from companion.simulate import VirtualClock, choose_camp, next_card
 from companion.table import MAX_NOTICES, Table
 from storage import Store
-from ui.kivyfree.words import notice_text
+from ui.kivyfree.notice_words import notice_text
 
 TORCH, CAMP = Choice.TORCH, Choice.CAMP
 

@@ -21,7 +21,7 @@ from companion.notices import CameraStatus, DataFileSetAside, Failed, Step
 from companion.ports import direct
 from incan_companion.compose import Device, build
 from incan_companion.config import Config
-from ui.kivyfree.words import camera_text, notice_text
+from ui.kivyfree.notice_words import camera_text, notice_text
 
 
 class Inbox:

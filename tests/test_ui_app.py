@@ -32,7 +32,7 @@ from hardware.keyboard import KeyboardSeats  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
 from ui.kivyfree.controls import Controls  # noqa: E402
 from ui.kivyfree.cues import Cue  # noqa: E402
-from ui.kivyfree.words import notice_text  # noqa: E402
+from ui.kivyfree.notice_words import notice_text  # noqa: E402
 
 SHOTS = Path(__file__).resolve().parent.parent / "out" / "screenshots"
 COUNTDOWN = 1.0

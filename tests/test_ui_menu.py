@@ -52,6 +52,17 @@ def in_dialog(app: CompanionApp, text: str) -> Any:
     return find_button(app.root_window.children[0], text)
 
 
+def menu_on_the_table(app: CompanionApp) -> Any:
+    """The menu, open over a game's table: the tests of this module share one app,
+    and each may run without the one before it (``-m "not slow"`` leaves some out)."""
+    if app.table is None:
+        tap(find_button(app.setup_screen, "Start"))
+    if app.menu is None:
+        tap(app.table_screen.ids.menu)
+    assert app.table is not None and app.menu is not None
+    return app.menu
+
+
 @pytest.fixture(scope="module")
 def store() -> MemoryStore:
     return MemoryStore()
@@ -97,7 +108,7 @@ def test_the_menu_changes_the_language_of_everything_on_screen(app: CompanionApp
 
 
 def test_the_sound_settings_are_kept(app: CompanionApp, store: MemoryStore) -> None:
-    assert app.menu is not None
+    menu_on_the_table(app)
     tap(find_button(app.menu, "−"))  # noqa: RUF001 (the minus sign on the button)
     assert app.sounds.volume == pytest.approx(0.6)
     assert "Volume 60 %" in shown_texts(app.menu)  # what is, beside what it does
@@ -114,7 +125,7 @@ def test_with_no_audio_output_the_menu_offers_no_volume(app: CompanionApp) -> No
     real sound board finds that out, and the menu says so instead of a volume."""
     from ui.sound import SoundBoard
 
-    assert app.menu is not None
+    menu_on_the_table(app)
     board = SoundBoard(volume=0.8)
     assert not board.available
     kept, app.sounds = app.sounds, board
@@ -133,6 +144,7 @@ def test_with_no_audio_output_the_menu_offers_no_volume(app: CompanionApp) -> No
 
 
 def test_a_new_game_asks_first_and_keeps_the_game(app: CompanionApp) -> None:
+    menu_on_the_table(app)
     table = app.table
     assert table is not None and app.menu is not None
     tap(find_button(app.menu, "New game"))

@@ -14,7 +14,7 @@ from helpers import paced
 
 from companion import notices
 from companion.notices import CameraStatus
-from ui.kivyfree.words import notice_text
+from ui.kivyfree.notice_words import notice_text
 from vision import render, sources
 from vision.decode import Decoder, FrameReads
 from vision.render import Scene

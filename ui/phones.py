@@ -25,8 +25,8 @@ from companion.table import Table
 from ui import kv
 from ui.kivyfree.controls import PhonesControl
 from ui.kivyfree.i18n import _
+from ui.kivyfree.notice_words import notice_text
 from ui.kivyfree.presenters import SEAT_COLOURS, TableView, clipped_name
-from ui.kivyfree.words import notice_text
 
 __all__ = ["PhonesWindow", "qr_texture", "with_phones"]
 

@@ -12,7 +12,7 @@ from companion.events import Undo
 from companion.table import Table
 from ui.kivyfree import presenters
 from ui.kivyfree.cues import cues, tick_cue
-from ui.kivyfree.words import notice_text
+from ui.kivyfree.notice_words import notice_text
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp

@@ -10,7 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from functools import lru_cache
-from typing import Any
+
+TYPE_CHECKING = False  # mypy reads it as true: typing (2 ms) is for the annotations only
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["NO_LINE_END", "NO_LINE_START", "japanese_lines", "keep_whole", "phrases", "wide"]
 

@@ -21,6 +21,7 @@ from companion.cards import (
 from companion.engine import Bust, Phase, Revealed, State, TreasureSplit
 from companion.notices import CameraStatus, CardHeld, Corrected, Reason
 from ui.kivyfree.i18n import _, ngettext
+from ui.kivyfree.notice_words import camera_text, notice_text
 from ui.kivyfree.presenters.cards import CardFace, card_face
 from ui.kivyfree.presenters.common import (
     HIDDEN,
@@ -35,13 +36,11 @@ from ui.kivyfree.presenters.common import (
 from ui.kivyfree.presenters.odds import odds_text, pair_chances
 from ui.kivyfree.presenters.seats import bot_name
 from ui.kivyfree.words import (
-    camera_text,
     card_name,
     hazard_name,
     last_event,
     listed,
     names,
-    notice_text,
     status_name,
 )
 
