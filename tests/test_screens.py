@@ -92,6 +92,7 @@ STATES = (
     ("10-lone-leaver", "table"),
     ("11-long-path", "table"),
     ("11o-odds-long-path", "table"),
+    ("11c-choice-odds", "choice_odds"),
     ("12-picker-entry", "picker"),
     ("13-picker-correction", "picker"),
     ("14-menu", "menu"),
@@ -834,7 +835,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
                 path["sizes"].append([w, h])
     screen_of = {"CardPicker": "picker", "GameMenu": "menu", "Confirm": "confirm",
                  "RoundLog": "round_log", "BotSeats": "bots", "ReviewPanel": "review",
-                 "SwingsPanel": "review_swings",
+                 "SwingsPanel": "review_swings", "ChoiceOddsWindow": "choice_odds",
                  "PlayersWindow": "players", "RenamePlayer": "rename_player",
                  "PhonesWindow": "phones"}
 
@@ -970,6 +971,21 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.menus.set_odds(True)  # the odds panel, with every hazard kind on the path
     assert app.table_screen.extra.startswith(shown_before) and "/" in app.table_screen.extra
     look("11o-odds-long-path")
+    more = app.table_screen.ids.more_odds
+    assert more.width >= TOUCH_PX and more.opacity == 1 and not more.disabled
+    more.dispatch("on_release")  # the odds' More: the choice window
+    app.menus.finish_fitting()
+    _frames(2)
+    window = app.menus.choice
+    assert window is not None and len(window.ids.lines.children) == 3
+    # The players' stored games read: the model is named, no longer "while … read".
+    from ui.kivyfree.i18n import _ as words
+
+    assert window.model and window.model != words(
+        "Model of the other seats: the default, while these players' games are read"
+    )
+    look("11c-choice-odds")
+    window.dismiss(animation=False)
     app.open_entry_picker()
     look("12-picker-entry")
     app.picker.dismiss(animation=False)

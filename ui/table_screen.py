@@ -84,6 +84,7 @@ class TableScreen(Screen):
     status_colour = ObjectProperty(STATUS_COLOURS["info"])
     can_undo = BooleanProperty(False)
     can_enter = BooleanProperty(False)
+    choice_odds = BooleanProperty(False)  # the odds are on and choices due: "More" opens them
     game_over = BooleanProperty(False)
     artifacts_column = BooleanProperty(True)
     holding = BooleanProperty(False)  # a bust's moment on show: a tap moves on
@@ -124,6 +125,7 @@ class TableScreen(Screen):
         self.status_colour = STATUS_COLOURS.get(v.status_level, STATUS_COLOURS["info"])
         self.can_undo = v.can_undo
         self.can_enter = v.can_enter
+        self.choice_odds = v.choice_odds
         self.game_over = v.game_over
         self.artifacts_column = v.artifacts_column
         self._measure_columns(v)

@@ -1,11 +1,16 @@
 """The in-game menu and what it opens: the round log, the game-over review,
-the phones, and the questions before a game leaves the table."""
+the phones, the choice window over the odds, and the questions before a game
+leaves the table."""
 
 from __future__ import annotations
 
 import logging
+import threading
 from typing import TYPE_CHECKING, Any
 
+from companion.engine import State
+from companion.review import ModelInfo, fit_model, stored_games
+from companion.rollout import DEFAULT_MODEL, LeaveModel
 from companion.session import Session
 from ui.controllers import confirm
 from ui.kivyfree import presenters
@@ -24,6 +29,12 @@ class MenuController:
         self.round_log: Any = None
         self.review: Any = None
         self.phones: Any = None
+        self.choice: Any = None
+        self._choice_shown: tuple[State, ModelInfo | None] | None = None
+        # Per game on the table: the model of its players, fitted to their stored
+        # games on a thread of its own (seconds on a Pi), once a game.
+        self._models: dict[int, tuple[LeaveModel, ModelInfo]] = {}
+        self._fitting: dict[int, threading.Thread] = {}
 
     def open(self) -> None:
         from ui.menu import GameMenu
@@ -60,6 +71,80 @@ class MenuController:
         panel.bind(on_dismiss=lambda *a: setattr(self, "review", None))
         panel.open(animation=False)
         self.review = panel
+
+    def open_choice_odds(self) -> None:
+        """The odds' More: what torch and camp are worth to a seat still in, by the
+        model the review uses (these players' stored games; the default until
+        they are read), kept up to date while open, closed when no choice is due."""
+        from ui.choice_odds import ChoiceOddsWindow
+
+        table = self.app.table
+        if table is None:
+            return
+        self._fit(table.game, table.session)
+        window = ChoiceOddsWindow()
+        self.choice, self._choice_shown = window, None
+        self.app.on_refresh.append(self._follow_choice)
+        window.bind(on_dismiss=lambda *a: self._choice_closed())
+        self._follow_choice(self.app)
+        if self.choice is window:
+            window.open(animation=False)
+
+    def _choice_closed(self) -> None:
+        self.choice = None
+        if self._follow_choice in self.app.on_refresh:
+            self.app.on_refresh.remove(self._follow_choice)
+
+    def _follow_choice(self, app: Any) -> None:
+        """At each refresh: the figures again if the game or the model changed."""
+        window, table = self.choice, app.table
+        if window is None:
+            return
+        fitted = self._models.get(table.game) if table is not None else None
+        if table is None or not table.collector.due:
+            window.dismiss(animation=False)  # revealed: the table shows what came of it
+            self._choice_closed()
+            return
+        key = (table.state, fitted[1] if fitted else None)
+        if key == self._choice_shown:
+            return
+        model, info = fitted if fitted else (DEFAULT_MODEL, None)
+        view = presenters.choice_view(table.state, model, info)
+        if view is None:
+            window.dismiss(animation=False)
+            self._choice_closed()
+            return
+        self._choice_shown = key
+        window.show(view)
+
+    def _fit(self, game: int, session: Session) -> None:
+        if game in self._models or game in self._fitting:
+            return
+        store = self.app.games.store
+
+        def work() -> None:
+            from kivy.clock import Clock
+
+            try:
+                result = fit_model(session, stored_games(store, session, game))
+            except Exception:  # an extra: the default model stands in
+                _log.exception("fitting the model of the other seats")
+                result = (DEFAULT_MODEL, ModelInfo("default", 0, 0))
+            Clock.schedule_once(lambda _dt: self._fitted(game, result))
+
+        self._fitting[game] = threading.Thread(target=work, daemon=True)
+        self._fitting[game].start()
+
+    def finish_fitting(self) -> None:
+        """Wait for the models being fitted (for a caller off the UI's own loop;
+        their results come with the clock's next tick)."""
+        for thread in list(self._fitting.values()):
+            thread.join()
+
+    def _fitted(self, game: int, result: tuple[LeaveModel, ModelInfo]) -> None:
+        self._fitting.pop(game, None)
+        self._models[game] = result
+        self._follow_choice(self.app)
 
     def open_round_log(self, session: Session | None = None) -> None:
         """A game card by card, from its moves (undo and corrections resolved):

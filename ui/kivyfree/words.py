@@ -31,7 +31,7 @@ TYPE_CHECKING = False  # mypy reads it as true; these are for the annotations on
 if TYPE_CHECKING:  # 6 ms of imports that `replay`'s table never needs
     from fractions import Fraction
 
-    from companion.review import Decision, Review, SeatReview
+    from companion.review import Decision, ModelInfo, Review, SeatReview
     from companion.stats import HeadToHead, PlayerStats
 
 
@@ -266,7 +266,11 @@ def review_line(seat: SeatReview) -> str:
 
 def model_line(review: Review) -> str:
     """Which model of the other seats the review played (docs/review.md)."""
-    m = review.model
+    return model_info_line(review.model)
+
+
+def model_info_line(m: ModelInfo) -> str:
+    """Which model of the other seats: fitted to these players' choices, or the default."""
     if m.name == "fitted":
         return ngettext(
             "Model of the other seats: fitted to {n} choices of these players in {games} game",

@@ -37,7 +37,9 @@ from ui.kivyfree.presenters.game_over import (
 )
 from ui.kivyfree.presenters.menu import rules_reminder
 from ui.kivyfree.presenters.odds import (
+    ChoiceView,
     choice_text,
+    choice_view,
     odds_text,
 )
 from ui.kivyfree.presenters.picker import (
@@ -104,6 +106,7 @@ __all__ = [
     "TREASURE_BG",
     "CardFace",
     "ChartView",
+    "ChoiceView",
     "Colour",
     "FinalSeat",
     "GameOverView",
@@ -123,6 +126,7 @@ __all__ = [
     "card_face",
     "chart_view",
     "choice_text",
+    "choice_view",
     "clipped_name",
     "countdown_text",
     "deck_label",

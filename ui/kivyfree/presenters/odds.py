@@ -6,16 +6,23 @@ State in, frozen view model out; no Kivy.
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 
 from companion.engine import State
 from companion.odds import choice_odds, odds
+from companion.rollout import DEFAULT_MODEL, LeaveModel
 from ui.kivyfree.i18n import _, ngettext
 from ui.kivyfree.words import (
     decimal,
     hazard_name,
     listed,
+    model_info_line,
 )
+
+TYPE_CHECKING = False  # mypy reads it as true: the review's module is for an annotation only
+if TYPE_CHECKING:
+    from companion.review import ModelInfo
 
 
 def pair_chances(state: State) -> dict[str, str]:
@@ -71,11 +78,11 @@ def _per_cent(f: Fraction) -> int:
     return math.floor(f * 100 + Fraction(1, 2))
 
 
-def choice_text(state: State) -> str:
+def choice_text(state: State, model: LeaveModel = DEFAULT_MODEL) -> str:
     """For the seats still in, while choices are due: what leaving now banks
     (alone, and if all of them leave), the chance of no bust in the next 1, 2
     and 3 cards, and one more card against leaving now by the review's model."""
-    c = choice_odds(state)
+    c = choice_odds(state, model)
     if c is None:
         return ""
     if c.seats_in == 1:
@@ -93,3 +100,32 @@ def choice_text(state: State) -> str:
         more=decimal(c.one_more), now=decimal(c.leave)
     )
     return f"{bank}\n{survive}\n{value}"
+
+
+@dataclass(frozen=True)
+class ChoiceView:
+    """The choice window: what torch and camp are worth now, to each seat still in."""
+
+    title: str
+    lines: tuple[str, ...]
+    model: str  # which model of the other seats "one more card" played
+
+
+def choice_view(
+    state: State, model: LeaveModel = DEFAULT_MODEL, info: ModelInfo | None = None
+) -> ChoiceView | None:
+    """The choice window's words; None when no choice is due. ``info``: the
+    model fitted to these players' games (None: the default, while their
+    games are still being read)."""
+    text = choice_text(state, model)
+    if not text:
+        return None
+    if info is None:
+        said = _("Model of the other seats: the default, while these players' games are read")
+    else:
+        said = model_info_line(info)
+    return ChoiceView(
+        title=_("Torch or camp? What each is worth to a seat still in"),
+        lines=tuple(text.splitlines()),
+        model=said,
+    )

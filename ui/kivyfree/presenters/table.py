@@ -126,6 +126,8 @@ class TableView:
     odds: str = ""  # the odds panel, when the table chose to see it
     # The same without the chance per hazard (each hazard's tile shows its own).
     odds_short: str = ""
+    # With the odds on, while choices are due: the choice window can be opened.
+    choice_odds: bool = False
     status_short: str = ""  # the status without the camera's part, when both do not fit
     path_room: int = LONGEST_PATH  # the slots the path keeps: longest_path()
 
@@ -321,6 +323,7 @@ def table_view(
         artifacts_column=state.rules.artifacts,
         odds=odds_text(state) if show_odds else "",
         odds_short=odds_text(state, per_hazard=False) if show_odds else "",
+        choice_odds=show_odds and state.phase is Phase.CHOOSE and bool(state.due),
         status_short=" · ".join(short_parts),
         path_room=longest_path(state),
         game_over=state.phase is Phase.GAME_OVER,
