@@ -7,7 +7,9 @@
    each game's decks shuffled from a seed of its own. Two strategies sit on
    alternate seats, two each, the first seat alternating from game to game;
    the mixed table takes four of its five strategies in turn. ``rule`` is the
-   baseline written by hand (below), played through the same view as ours.
+   baseline written by hand (below), ``ev`` the issue's expected-value rule
+   (stay while the next card's gain beats the bust chance times the hand and
+   the take), both played through the same view as ours.
    The bots see only their view, with the game's reveals so far. Prints each
    strategy's mean score per seat, its win rate (a game won by several seats
    is shared among them; at the mixed table, of the games it sat at) and the
@@ -57,8 +59,21 @@ def rule(v: bots.View) -> Choice:
     return Choice.CAMP if leave else Choice.TORCH
 
 
+def ev(v: bots.View) -> Choice:
+    """The issue's expected-value rule, the second baseline: stay while the next
+    card's expected gain beats the chance of a bust times everything at stake
+    (the hand, and the leftovers and artifacts per seat still in)."""
+    s = rollout.situation(bots.position(v))
+    return Choice.CAMP if s.gain < s.bust * (s.hand + s.take) else Choice.TORCH
+
+
+#: The baselines written by hand, played through the same view as the bots.
+BASELINES = {"rule": rule, "ev": ev}
+
+
 def choose(strategy: str, v: bots.View) -> Choice:
-    return rule(v) if strategy == "rule" else bots.decide(strategy, v)
+    baseline = BASELINES.get(strategy)
+    return baseline(v) if baseline is not None else bots.decide(strategy, v)
 
 
 def play_game(
@@ -163,7 +178,9 @@ def run(table_of: tuple[str, ...], games: int, seed: int, jobs: int) -> Figures:
 PAIRINGS: tuple[tuple[str, ...], ...] = (
     ("expert", "greedy"),
     ("expert", "rule"),
+    ("expert", "ev"),
     ("rule", "greedy"),
+    ("ev", "greedy"),
     ("expert", "greedy", "rule", "cautious", "random"),
 )
 
