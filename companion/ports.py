@@ -16,15 +16,17 @@ methods match :data:`SeatPress` and :class:`CardSink`.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Sequence
-from datetime import datetime
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from companion.choices import Choice
-from companion.events import Event, Start
-from companion.notices import CameraStatus, NotACard, TwoCardsInView
-from companion.players import Player
-from companion.session import Session
-from companion.stats import Played
+if TYPE_CHECKING:  # the ports only name these: importing them is their users' business
+    from datetime import datetime
+
+    from companion.choices import Choice
+    from companion.events import Event, Start
+    from companion.notices import CameraStatus, NotACard, TwoCardsInView
+    from companion.players import Player
+    from companion.session import Session
+    from companion.stats import Played
 
 __all__ = [
     "CardFeed",
@@ -52,13 +54,13 @@ Clock = Callable[[], float]
 
 #: The date and time now, with its time zone (``datetime.now(UTC)``): when a
 #: game was stored, when a player last sat. Only adapters ask for it.
-WallClock = Callable[[], datetime]
+WallClock = Callable[[], "datetime"]
 
 #: Runs a callback on the UI thread, soon (Kivy's ``Clock.schedule_once``).
 Post = Callable[[Callable[[], None]], None]
 
 #: A seat's accepted press, from whatever thread the buttons report on.
-SeatPress = Callable[[int, Choice], None]
+SeatPress = Callable[[int, "Choice"], None]
 
 
 def direct(fn: Callable[[], None]) -> None:

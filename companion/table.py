@@ -61,9 +61,8 @@ import functools
 import logging
 import time
 from collections.abc import Callable
-from typing import Concatenate, ParamSpec, TypeVar
+from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
 
-from companion import bots, rollout
 from companion.cards import UnknownCard, card
 from companion.choices import DEFAULT_COUNTDOWN, Choice, ChoiceCollector
 from companion.engine import Phase, RuleError, State, Unplayable, why_unplayable
@@ -91,6 +90,9 @@ from companion.notices import (
 )
 from companion.ports import Clock, GameLog
 from companion.session import Session
+
+if TYPE_CHECKING:  # the bots and their rollouts load with a game that has bots
+    from companion import bots
 
 __all__ = ["MAX_NOTICES", "Table"]
 
@@ -580,9 +582,12 @@ class Table:
         It sees only its :class:`~companion.bots.View` (never the other
         choices); what it chose stays in the collector until the reveal.
         """
+        if not any(s in self.bots for s in state.due):
+            return
+        from companion import bots, rollout
+
         # The game's reveals so far, public at the table: the expert learns the seats.
-        past = rollout.seen_choices(self.session.moves, self.session.states) if any(
-            s in self.bots for s in state.due) else ()  # fmt: skip
+        past = rollout.seen_choices(self.session.moves, self.session.states)
         for seat in state.due:
             strategy = self.bots.get(seat)
             if strategy is not None:

@@ -368,3 +368,21 @@ def test_a_seat_wears_its_players_colour_else_one_nobody_wears() -> None:
     assert seat_colours(["Ana", "Bo", "Cy"], {"Bo": red, "Cy": red}) == (
         gold, red, SEAT_COLOURS[2])  # Ana nobody remembers; Cy's red is Bo's already
     assert len(set(seat_colours([str(i) for i in range(8)], {}))) == 8
+
+
+def test_every_name_of_the_package_is_what_its_module_holds_whatever_was_imported_first() -> None:
+    # Importing a submodule sets the package's attribute of the same name;
+    # the lazy names must still be the functions and classes, not modules.
+    import importlib
+    import pkgutil
+    import types
+
+    import ui.kivyfree.presenters as package
+
+    for info in pkgutil.iter_modules(package.__path__):
+        importlib.import_module(f"{package.__name__}.{info.name}")
+    for name in package.__all__:
+        value = getattr(package, name)
+        assert not isinstance(value, types.ModuleType), name
+    assert callable(package.round_log)
+    assert package.round_log.__module__ == "ui.kivyfree.presenters.round_log"

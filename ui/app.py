@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 os.environ.setdefault("KIVY_NO_ARGS", "1")  # Kivy must never parse our options
 
@@ -48,6 +48,9 @@ from ui.kivyfree.controls import Controls
 from ui.kivyfree.i18n import _
 from ui.sound import SilentBoard, Sounds
 
+if TYPE_CHECKING:  # built after the first frame (LATER_SCREENS), or for a resumed game
+    from ui.table_screen import TableScreen
+
 __all__ = ["BUST_HOLD_S", "TICK_S", "CompanionApp", "post"]
 
 _log = logging.getLogger(__name__)
@@ -63,6 +66,9 @@ BUILD_LATER_S = 0.3
 #: The screens built when first shown (or a moment after the first frame):
 #: name -> (module, class).
 LATER_SCREENS = {
+    # The table first: its screen comes right after the set-up, or first of all
+    # for a game resumed at start (then it is built before the first frame).
+    "table": ("ui.table_screen", "TableScreen"),
     "round_end": ("ui.round_end_screen", "RoundEndScreen"),
     "game_over": ("ui.game_over_screen", "GameOverScreen"),
     "history": ("ui.history_screen", "HistoryScreen"),
@@ -180,20 +186,15 @@ class CompanionApp(App):
         # The .kv files translate their words when a screen is built, so a
         # change of language builds the screens anew.
         from ui.setup_screen import SetupScreen
-        from ui.table_screen import TableScreen
 
         assert self.sm is not None
         self.setup_screen = SetupScreen()
-        self.table_screen = TableScreen()
         self._later: dict[str, Any] = {}
-        for screen in (self.setup_screen, self.table_screen):
-            self.sm.add_widget(screen)
+        self.sm.add_widget(self.setup_screen)
         for box in self.setup_screen.name_inputs:
             box.bind(text=lambda *a: self.players.show())
         self.setup_screen.bind(seat_count=lambda *a: self.players.show())
         self.players.show()
-        self.table_screen.virtual = self.controls.turn_card is not None
-        self.table_screen.camera = self.controls.camera
 
     def _screen(self, name: str) -> Any:
         """The screen ``name`` of :data:`LATER_SCREENS`, built when first needed."""
@@ -204,6 +205,14 @@ class CompanionApp(App):
             self._later[name] = screen
             assert self.sm is not None
             self.sm.add_widget(screen)
+            if name == "table":
+                screen.virtual = self.controls.turn_card is not None
+                screen.camera = self.controls.camera
+        return screen
+
+    @property
+    def table_screen(self) -> TableScreen:
+        screen: TableScreen = self._screen("table")
         return screen
 
     @property

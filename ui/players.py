@@ -25,7 +25,6 @@ from ui.kivyfree.i18n import _, language, text_width
 from ui.kivyfree.presenters import MAX_NAME_COLUMNS, clipped_name
 from ui.kivyfree.presenters.history import PLAYERS_PAGE, Chip, page_text, pages
 from ui.kivyfree.words import name_full
-from ui.round_end_screen import text_size
 
 __all__ = ["PlayerChip", "PlayersStrip", "PlayersWindow", "RenamePlayer"]
 
@@ -35,6 +34,8 @@ SPACING_DP = 6
 
 
 def chip_width(name: str) -> float:
+    from ui.round_end_screen import text_size  # the summary's screen: built after the first
+
     return float(max(dp(48), text_size(name, sp(CHIP_SP), True)[0] + dp(CHIP_PAD_DP)))
 
 

@@ -10,7 +10,7 @@ the path or the seats.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.metrics import dp, sp
 from kivy.properties import (
@@ -23,7 +23,9 @@ from kivy.properties import (
 from kivy.uix.screenmanager import Screen
 
 from ui import kv
-from ui.kivyfree.presenters import TableView
+
+if TYPE_CHECKING:  # the table presenter (and its odds) loads with the first game
+    from ui.kivyfree.presenters import TableView
 
 STATUS_COLOURS = {
     "info": (0.8, 0.8, 0.8, 1),

@@ -6,14 +6,16 @@ import logging
 from typing import TYPE_CHECKING
 
 from companion.session import Session
-from companion.stats import GroupStats, Played, PlayerStats, group_stats, player_stats
 from ui.controllers import confirm
 from ui.kivyfree import presenters
 from ui.kivyfree.i18n import _
-from ui.kivyfree.presenters import history as history_presenters
 
 if TYPE_CHECKING:
+    from companion.stats import GroupStats, Played, PlayerStats
     from ui.app import CompanionApp
+
+# The history's presenters and the statistics are imported by the methods that
+# show them: the first screen never does (milliseconds of start-up on a Pi).
 
 _log = logging.getLogger(__name__)
 
@@ -39,6 +41,8 @@ class HistoryController:
         self.app.setup.show()
 
     def page(self, delta: int) -> None:
+        from ui.kivyfree.presenters import history as history_presenters
+
         games = self.app.games
         size = history_presenters.HISTORY_PAGE
         count = history_presenters.pages(games.game_count(), size)
@@ -50,6 +54,8 @@ class HistoryController:
 
     def open_past_game(self, game: int) -> None:
         """A game of the history: its final table and chart (the names now)."""
+        from ui.kivyfree.presenters import history as history_presenters
+
         app = self.app
         played = next((g for g in self.games if g.game == game), None)
         if played is None:
@@ -119,6 +125,8 @@ class StatsController:
 
     def show(self, mode: str = "players") -> None:
         """The statistics of the games played here: per player, or per group."""
+        from companion.stats import group_stats, player_stats
+
         app = self.app
         self._history = app.games.history()
         app.players.players = app.games.players()
@@ -130,6 +138,8 @@ class StatsController:
         app.show_screen("stats")
 
     def page(self, delta: int) -> None:
+        from ui.kivyfree.presenters import history as history_presenters
+
         screen = self.app.stats_screen
         view = history_presenters.stats_page(
             self._history, self._stats, self._groups, self.app.players.players,

@@ -8,15 +8,15 @@ import logging
 import threading
 from typing import TYPE_CHECKING, Any
 
-from companion.engine import State
-from companion.review import ModelInfo, fit_model, stored_games
-from companion.rollout import DEFAULT_MODEL, LeaveModel
 from companion.session import Session
 from ui.controllers import confirm
 from ui.kivyfree import presenters
 from ui.kivyfree.i18n import _
 
 if TYPE_CHECKING:
+    from companion.engine import State
+    from companion.review import ModelInfo
+    from companion.rollout import LeaveModel
     from ui.app import CompanionApp
 
 _log = logging.getLogger(__name__)
@@ -108,6 +108,8 @@ class MenuController:
         key = (table.state, fitted[1] if fitted else None)
         if key == self._choice_shown:
             return
+        from companion.rollout import DEFAULT_MODEL  # the rollouts: not at start
+
         model, info = fitted if fitted else (DEFAULT_MODEL, None)
         view = presenters.choice_view(table.state, model, info)
         if view is None:
@@ -124,6 +126,9 @@ class MenuController:
 
         def work() -> None:
             from kivy.clock import Clock
+
+            from companion.review import ModelInfo, fit_model, stored_games
+            from companion.rollout import DEFAULT_MODEL
 
             try:
                 result = fit_model(session, stored_games(store, session, game))

@@ -10,8 +10,6 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from babel.dates import format_datetime
-
 from companion.engine import State
 from companion.players import Player
 from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
@@ -79,6 +77,10 @@ def when(created: str) -> str:
         at = datetime.fromisoformat(created).astimezone()
     except ValueError:
         return created
+    # Babel's dates (its locale data) load with the first date shown, not at start:
+    # the set-up screen's player chips live in this module too.
+    from babel.dates import format_datetime
+
     return str(format_datetime(at, "short", locale=language()))
 
 

@@ -33,7 +33,6 @@ from ui.kivyfree.presenters.common import (
     take_out_line,
     tents_hidden,
 )
-from ui.kivyfree.presenters.odds import odds_text, pair_chances
 from ui.kivyfree.presenters.seats import bot_name
 from ui.kivyfree.words import (
     card_name,
@@ -220,6 +219,9 @@ def table_view(
     bust = state.last if isinstance(state.last, Bust) else None
     bust_kind = CATALOGUE[bust.card].hazard if bust is not None else None
     worth = state.artifact_worth()
+    # The odds (their rollouts' module too) load when the table first shows them.
+    from ui.kivyfree.presenters.odds import odds_text, pair_chances
+
     chances = pair_chances(state) if show_odds else {}
     path = []
     for pos, p in enumerate(state.path):
