@@ -840,7 +840,9 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
                  "PhonesWindow": "phones"}
 
     def look(state: str) -> None:
-        _frames(4, draw=True)
+        # Drawn only where a screenshot is kept: the checks read the layout and
+        # the labels' textures, which need no frame drawn by the renderer.
+        _frames(4, draw=shots)
         assert app.sm is not None
         popups = [c for c in Window.children if c is not app.sm]
         covers: tuple[Box, ...] = ()
