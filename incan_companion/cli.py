@@ -18,7 +18,6 @@ Exit codes: 0 success, 2 bad input (one line on stderr), 1 anything else.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
 import os
 import sys
@@ -143,17 +142,12 @@ def _use_configured_language() -> None:
     A config file that cannot be read is not this step's business (the
     command that needs it reports it), so it then falls back to the system's.
     """
-    from incan_companion.paths import default_config_path
+    from incan_companion.paths import configured_language, default_config_path
     from ui.kivyfree import i18n
 
-    configured = ""
-    # No file (a desktop's usual case): the defaults, without loading the reader.
-    if os.path.lexists(default_config_path()):
-        from incan_companion.config import ConfigError, load
-
-        with contextlib.suppress(ConfigError):
-            configured = load().language
-    i18n.set_language(configured)
+    path = default_config_path()
+    # No file (a desktop's usual case): the system's, without reading anything.
+    i18n.set_language(configured_language(path, i18n.LANGUAGES) if os.path.lexists(path) else "")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

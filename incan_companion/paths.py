@@ -9,7 +9,17 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-__all__ = ["CONFIG_ENV", "DATA_ENV", "default_config_path", "default_data_file"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Container
+
+__all__ = [
+    "CONFIG_ENV",
+    "DATA_ENV",
+    "configured_language",
+    "default_config_path",
+    "default_data_file",
+]
 
 CONFIG_ENV = "INCAN_CONFIG"
 DATA_ENV = "INCAN_DATA"
@@ -29,3 +39,20 @@ def default_data_file() -> Path:
         return Path(env).expanduser()
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "incan-companion" / "games.sqlite"
+
+
+def configured_language(path: Path, known: Container[str]) -> str:
+    """The config file's ``[game] language`` if it is one of ``known``, else
+    ``""`` (the system's): for a command that prints words and needs nothing
+    else of the config. The full reader (:func:`incan_companion.config.load`,
+    its checks of every key and the pins) costs a command's start-up a third
+    again; a file it would refuse is reported by the commands that use it."""
+    import tomllib
+
+    try:
+        with path.open("rb") as f:
+            game = tomllib.load(f).get("game")
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
+        return ""
+    language = game.get("language") if isinstance(game, dict) else None
+    return language if isinstance(language, str) and language in known else ""

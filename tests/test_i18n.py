@@ -526,6 +526,13 @@ def test_cli_readable_output_follows_the_locale_json_never(tmp_path: Path) -> No
     (tmp_path / "none.toml").write_text('[game]\nlanguage = "es"\n', encoding="utf-8")
     spanish = _cli("replay", str(EXAMPLE), lang="pl_PL.UTF-8", tmp_path=tmp_path)
     assert "ronda 2 de 5" in spanish.stdout  # the config file before the locale
+    # A file that cannot be read, or a language we do not have: the locale's,
+    # and the replay still prints (the commands that need the config say why).
+    for text in ('[game\nlanguage = "es"\n', '[game]\nlanguage = "xx"\n', "game = 3\n",
+                 '[game]\nlanguage = 5\n', "\udcff"):
+        (tmp_path / "none.toml").write_bytes(text.encode("utf-8", "surrogateescape"))
+        polish = _cli("replay", str(EXAMPLE), lang="pl_PL.UTF-8", tmp_path=tmp_path)
+        assert polish.returncode == 0 and "runda 2 z 5" in polish.stdout, (text, polish.stderr)
 
 
 def test_font_choice_and_the_japanese_fallback(monkeypatch: pytest.MonkeyPatch,
