@@ -44,6 +44,7 @@ from companion.notices import (
 )
 from companion.ports import CardFeed, CardSink, Clock, Post, SeatLights, SeatPress, direct
 from incan_companion.config import Config
+from incan_companion.heap import release_free_memory
 from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS, CameraChoice, SeatInput
 from storage import Store, open_or_set_aside
 from ui.kivyfree.controls import Controls
@@ -127,6 +128,7 @@ class Device:
             close=self.close,
             start=self.start_camera if camera.later is not None or self.phones_later else None,
             phones=self.phones,
+            release_memory=release_free_memory,
         )
 
     def start_camera(self) -> Controls:

@@ -350,3 +350,39 @@ def test_a_resumed_choice_says_who_chooses_again(app: CompanionApp) -> None:
     )
     assert said in app.table_screen.status
     assert not any(r.chosen for r in app.table_screen.ids.seats.children)
+
+
+def test_a_rounds_end_hands_the_free_heap_back_once(
+    app: CompanionApp, clock: VirtualClock, device: Device
+) -> None:
+    """The device's controls release the free heap (glibc's malloc_trim) at each
+    round's end, once, at the frame after it: not at every refresh."""
+    import dataclasses
+
+    from incan_companion.heap import release_free_memory
+
+    assert device.controls().release_memory is release_free_memory
+    released: list[int] = []
+    kept = app.controls
+    app.controls = dataclasses.replace(kept, release_memory=lambda: released.append(1))
+    try:
+        app.choose_language("en")
+        app.games.leave()
+        app.setup.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+        table = table_of(app)
+        table.enter_card("T5A")
+        reveal(app, clock)
+        assert released == []  # a card and a reveal: no round's end yet
+        table.enter_card("SNAKE1")
+        reveal(app, clock)
+        table.enter_card("SNAKE2")
+        frames(3)
+        assert table.state.phase is Phase.ROUND_OVER
+        assert released == [1]
+        app.refresh()
+        frames(3)
+        assert released == [1]
+    finally:
+        app.controls = kept
+        app.games.leave()
+        frames(2)

@@ -103,6 +103,10 @@ class PlayController:
             # Follow the game to the screen of its phase, once per change, so a
             # player can still look back at the table after a round ended.
             self.phase = (state.round, state.phase)
+            if state.phase in (Phase.ROUND_OVER, Phase.GAME_OVER):
+                # A round's end: nobody waits for the screen; at the next frame,
+                # once this one (the summary, or the bust) is drawn.
+                Clock.schedule_once(lambda dt: app.controls.release_memory(), 0)
             if state.phase not in (Phase.ROUND_OVER, Phase.GAME_OVER) or again:
                 self.hold(None)
                 app.show_screen("table")

@@ -64,6 +64,8 @@ class Controls:
     ``start``: what the first screen did not wait for (the camera); the app
     calls it once, after its first frame, and goes on with the controls it
     returns. ``phones``: the LAN pages for phones (None: not built).
+    ``release_memory``: hands the process's free heap pages back to the
+    system; the app calls it when a round ends.
     """
 
     key: Callable[[str], bool] = _no_key
@@ -73,3 +75,4 @@ class Controls:
     close: Callable[[], None] = _nothing
     start: Callable[[], Controls] | None = None
     phones: PhonesControl | None = None
+    release_memory: Callable[[], None] = _nothing
