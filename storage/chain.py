@@ -22,7 +22,6 @@ record is ignored with a warning (the chain still holds for what is there).
 
 from __future__ import annotations
 
-import hashlib
 import logging
 import os
 import sqlite3
@@ -45,7 +44,7 @@ _TAIL_SIZE = 128
 
 def first_hash(game: int) -> bytes:
     """The "previous hash" of a game's first event."""
-    return hashlib.sha256(f"incan-companion:{game}".encode()).digest()
+    return _sha256(f"incan-companion:{game}".encode())
 
 
 def next_hash(previous: bytes, line: bytes) -> bytes:
@@ -56,7 +55,15 @@ def next_hash(previous: bytes, line: bytes) -> bytes:
     >>> a == next_hash(first_hash(2), b'{"event": "draw", "card": "T1"}')  # another game's
     False
     """
-    return hashlib.sha256(previous + line).digest()
+    return _sha256(previous + line)
+
+
+def _sha256(data: bytes) -> bytes:
+    # hashlib loads OpenSSL (about 10 ms): not before the first screen, which
+    # writes nothing.
+    import hashlib
+
+    return hashlib.sha256(data).digest()
 
 
 @dataclass(frozen=True)

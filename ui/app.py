@@ -57,7 +57,7 @@ _log = logging.getLogger(__name__)
 
 #: The files of what is not on the first screen, loaded a moment after it.
 KV_LATER = (
-    "round_end.kv", "game_over.kv", "picker.kv", "menu.kv", "players.kv", "history.kv",
+    "pieces.kv", "round_end.kv", "game_over.kv", "picker.kv", "menu.kv", "players.kv", "history.kv",
     "past_game.kv", "stats.kv",
 )
 TICK_S = 0.1  # the countdown and a stepped camera run at this period

@@ -3,7 +3,8 @@
 Kivy's parser is slow and its rules are global, so a file is loaded once per
 process, and only when something that uses it is made: start-up reads the
 files of the screen it shows, not those of the final scores or the menu.
-The shared widgets' file comes first, as every screen uses it.
+The shared widgets' file comes first, as every screen uses it; the table's pieces
+(pieces.kv) come with the table and the picker.
 """
 
 from __future__ import annotations

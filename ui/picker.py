@@ -26,7 +26,7 @@ class CardPicker(ModalView):
     empty = StringProperty("")
 
     def __init__(self, view: PickerView, on_pick: Callable[[str], None], **kwargs: Any) -> None:
-        kv.load("picker.kv")
+        kv.load("pieces.kv", "picker.kv")
         super().__init__(**kwargs)
         self.title = view.title
         self.empty = view.empty

@@ -100,7 +100,7 @@ class TableScreen(Screen):
     def __init__(self, **kwargs: Any) -> None:
         from ui.widgets import READ_SP, icon_path, text_extent
 
-        kv.load("table.kv")
+        kv.load("pieces.kv", "table.kv")
         line = text_extent("Ag", sp(READ_SP))[1]
         super().__init__(**kwargs)
         self.details_height = line * DETAILS_LINES

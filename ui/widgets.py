@@ -1,7 +1,7 @@
 """Widgets the screens share: a card face, the path of cards, a seat row, the chart.
 
 They hold display properties only; what they show comes from the presenters.
-Layout and looks are in ``widgets.kv``; the path's flow, the seat table's
+Layout and looks are in ``widgets.kv`` and ``pieces.kv``; the path's flow, the seat table's
 columns and the chart's lines need arithmetic, so they are done here.
 """
 
