@@ -47,10 +47,16 @@ def configured_language(path: Path, known: Container[str]) -> str:
     else of the config. The full reader (:func:`incan_companion.config.load`,
     its checks of every key and the pins) costs a command's start-up a third
     again; a file it would refuse is reported by the commands that use it."""
+    import stat
     import tomllib
 
     try:
-        with path.open("rb") as f:
+        # Opened without waiting (a FIFO there would hold the command for ever)
+        # and read only if it is a regular file.
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                return ""
             game = tomllib.load(f).get("game")
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return ""
