@@ -583,9 +583,15 @@ def inspect(root: Any, *, covers: tuple[Box, ...] = (),
     japanese = language() == "ja"
     window: Box = (0.0, 0.0, float(Window.width), float(Window.height))
     shown: list[tuple[Any, Box, Box]] = []  # widget, its box, what it is clipped to
-
+    # A label squeezed to no width still draws its text, centred on that no
+    # room: a button hidden by its width alone shows a piece of its word.
+    squeezed: list[Any] = []
     def visit(w: Any, clip: Box) -> None:
-        if w.opacity <= 0 or w.width <= 0 or (w.height <= 0 and not w.children):
+        if w.opacity <= 0:
+            return
+        if (w.width <= 0 or w.height <= 0) and isinstance(w, Label) and w.text.strip():
+            squeezed.append(w)
+        if w.width <= 0 or (w.height <= 0 and not w.children):
             return
         x, y = w.to_window(w.x, w.y)
         box = (float(x), float(y), float(x) + w.width, float(y) + w.height)
@@ -633,6 +639,8 @@ def inspect(root: Any, *, covers: tuple[Box, ...] = (),
         return ""
 
     texts: list[tuple[Any, Box]] = []
+    for w in squeezed:
+        fail("text", w, "its text is drawn on no room (width or height 0)")
     for w, box, clip in shown:
         seen = _intersect(box, clip)
         if _area(seen) <= 0:
