@@ -77,3 +77,21 @@ def test_a_camera_put_off_and_not_found_falls_back_when_it_starts(tmp_path: Path
         assert table.camera is CameraStatus.VIRTUAL
     finally:
         d.close()
+
+
+def test_a_text_field_starts_no_process_for_a_cut_buffer() -> None:
+    """Kivy on Linux probes xclip and xsel (a process each) for a middle click's
+    cut buffer when the first text field loads the clipboard; the set-up
+    screen's name fields would pay for it before the first frame."""
+    import sys
+
+    import kivy
+    from kivy.uix.textinput import TextInput
+
+    TextInput()  # loads the clipboard, as the set-up screen's first name field does
+    import kivy.core.clipboard as clipboard
+
+    assert kivy.kivy_options["cutbuffer"] == ()
+    assert clipboard.CutBuffer is None
+    probes = ("kivy.core.clipboard.clipboard_xclip", "kivy.core.clipboard.clipboard_xsel")
+    assert [m for m in probes if m in sys.modules] == []

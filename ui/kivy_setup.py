@@ -32,7 +32,14 @@ def configure(*, fullscreen: bool = False, quiet: bool = False, fast: bool = Fal
     if quiet:
         os.environ.setdefault("KIVY_NO_CONSOLELOG", "1")
         os.environ.setdefault("KIVY_NO_FILELOG", "1")
+    import kivy
     from kivy.config import Config
+
+    # With any clipboard, Kivy on Linux also probes xclip and xsel for a "cut
+    # buffer" (a middle click's paste), starting a process for each: 7 ms of
+    # the first screen here, more on a Pi. It has no environment key for it;
+    # an empty list of options makes it skip both (the cut buffer is then off).
+    kivy.kivy_options.setdefault("cutbuffer", ())
 
     Config.set("graphics", "width", str(WIDTH))
     Config.set("graphics", "height", str(HEIGHT))
