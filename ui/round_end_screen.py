@@ -87,7 +87,10 @@ def text_size(text: str, font_size: float, bold: bool) -> tuple[int, int]:
     return _measured(text, float(font_size), bold, language())
 
 
-@lru_cache(maxsize=8192)
+# A game measures a few hundred texts again and again; a bounded cache of
+# them, not every text of an evening (thousands of them grew the memory for
+# hours of play).
+@lru_cache(maxsize=1024)
 def _measured(text: str, font_size: float, bold: bool, lang: str) -> tuple[int, int]:
     from kivy.core.text import Label as CoreLabel
 

@@ -62,7 +62,10 @@ HEAD_ICON_DP = 26  # a column headed by a pictogram: the gem, the tent, the arti
 NUMBER_ROOM = ("88", "188", "88")
 
 
-@lru_cache(maxsize=4096)
+# A game measures a few hundred texts again and again; a bounded cache of
+# them, not every text of an evening (thousands of them grew the memory for
+# hours of play).
+@lru_cache(maxsize=1024)
 def _extent(text: str, font_size: float, bold: bool, font: str) -> tuple[int, int]:
     from kivy.core.text import Label as CoreLabel
 

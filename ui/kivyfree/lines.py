@@ -63,7 +63,10 @@ def phrases(paragraph: str) -> tuple[str, ...]:
     return _phrases(paragraph, kept)
 
 
-@lru_cache(maxsize=4096)
+# A game measures a few hundred texts again and again; a bounded cache of
+# them, not every text of an evening (thousands of them grew the memory for
+# hours of play).
+@lru_cache(maxsize=512)
 def _phrases(paragraph: str, kept: frozenset[str]) -> tuple[str, ...]:
     units: list[str] = []
     for chunk in _parser().parse(paragraph):
