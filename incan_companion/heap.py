@@ -13,6 +13,7 @@ waits for the screen.
 from __future__ import annotations
 
 import ctypes
+import functools
 import logging
 import time
 from collections.abc import Callable
@@ -22,6 +23,7 @@ __all__ = ["release_free_memory", "trimmer"]
 _log = logging.getLogger(__name__)
 
 
+@functools.cache  # looked up once, at the first call
 def trimmer() -> Callable[[], int] | None:
     """glibc's ``malloc_trim`` as a function of no argument, or None where the
     C library has none (musl, macOS)."""
@@ -34,14 +36,9 @@ def trimmer() -> Callable[[], int] | None:
     return lambda: int(trim(0))
 
 
-_trim: list[Callable[[], int] | None] = []  # looked up at the first call
-
-
 def release_free_memory() -> None:
     """Return the free heap pages to the system; nothing where it cannot."""
-    if not _trim:
-        _trim.append(trimmer())
-    trim = _trim[0]
+    trim = trimmer()
     if trim is None:
         return
     started = time.perf_counter()
