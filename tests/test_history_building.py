@@ -9,6 +9,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -18,6 +19,7 @@ from ui.kivy_setup import configure
 
 configure(quiet=True, fast=True)
 
+from helpers import paced  # noqa: E402
 from ui_helpers import frames  # noqa: E402
 
 from companion.events import Draw, Start  # noqa: E402
@@ -129,10 +131,12 @@ def test_the_first_screen_is_drawn_before_the_summaries_and_says_how_far_they_ar
         statistics = [w for w in setup.walk() if getattr(w, "text", None) == "Statistics"]
         assert len(statistics) == 1 and statistics[0].disabled
         assert app.history_screen.history_note == setup.history_note
-        for _ in range(5000):  # the thread's batches are kept on this thread, at frames
+        # The thread's batches are kept on this thread, at frames: frames until
+        # it is done, bounded by a time-out at this machine's pace (a count of
+        # frames ran out first on a loaded machine).
+        deadline = time.monotonic() + paced(60)
+        while games.building is not None and time.monotonic() < deadline:
             frames(1)
-            if games.building is None:
-                break
         assert games.building is None and setup.history_note == ""
         assert said == ["Building the history: 0 of 6 games",
                         "Building the history: 4 of 6 games",
