@@ -116,6 +116,10 @@ ALL_IDS: tuple[str, ...] = tuple(CATALOGUE)
 TREASURES: tuple[Card, ...] = tuple(c for c in CATALOGUE.values() if c.is_treasure)
 HAZARDS: tuple[Card, ...] = tuple(c for c in CATALOGUE.values() if c.is_hazard)
 ARTIFACTS: tuple[Card, ...] = tuple(c for c in CATALOGUE.values() if c.is_artifact)
+#: The longest path a round can show: every treasure, one hazard of each kind
+#: and every artifact (round 5, none turned before) lie on it before the next
+#: card must be a second hazard, which ends the round on the path too (26).
+LONGEST_PATH = len(TREASURE_IDS) + len(HAZARD_TYPES) + len(ARTIFACTS) + 1
 
 
 def card(text: str) -> Card:

@@ -23,7 +23,7 @@ from ui import kv
 from ui.keyboard import NameKeyboard
 from ui.kivyfree.i18n import _, language, text_width
 from ui.kivyfree.presenters import MAX_NAME_COLUMNS, clipped_name
-from ui.kivyfree.presenters.history import PLAYERS_PAGE, Chip, page_text, pages
+from ui.kivyfree.presenters.chips import PLAYERS_PAGE, Chip, page_text, pages
 from ui.kivyfree.words import name_full
 
 __all__ = ["PlayerChip", "PlayersStrip", "PlayersWindow", "RenamePlayer"]

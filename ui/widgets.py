@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from kivy.graphics import Color, Line, Rectangle
 from kivy.metrics import dp, sp
@@ -30,9 +30,13 @@ from kivy.uix.label import Label
 from kivy.uix.layout import Layout
 from kivy.uix.widget import Widget
 
+from companion.cards import LONGEST_PATH
 from ui.fonts import japanese_lines as phrase_lines
 from ui.kivyfree.i18n import language
-from ui.kivyfree.presenters import LONGEST_PATH, CardFace, ChartView, PathCardView, SeatView
+
+if TYPE_CHECKING:
+    # Only named in signatures: the set-up screen loads no table presenters.
+    from ui.kivyfree.presenters import CardFace, ChartView, PathCardView, SeatView
 
 READ_SP = 18  # the smallest text a player reads at a metre
 HEADER_SP = READ_SP  # a column header's smallest: read at a metre too
@@ -225,7 +229,7 @@ class PathChip(ButtonBehavior, FloatLayout):
 class PathFlow(Layout):
     """The round's path: tiles of one size in fixed slots, in reading order.
 
-    The slots are laid out for :data:`~ui.kivyfree.presenters.LONGEST_PATH` cards, the
+    The slots are laid out for :data:`~companion.cards.LONGEST_PATH` cards, the
     most a round can turn, in as many columns of at least :data:`TILE_DP` as
     the width takes and rows as tall as :attr:`room` allows (at least
     :data:`TOUCH_DP`, a finger's): so every card of the round is in view at

@@ -42,15 +42,16 @@ class HistoryController:
 
     def page(self, delta: int) -> None:
         from ui.kivyfree.presenters import history as history_presenters
+        from ui.kivyfree.presenters.chips import page_text, pages
 
         games = self.app.games
         size = history_presenters.HISTORY_PAGE
-        count = history_presenters.pages(games.game_count(), size)
+        count = pages(games.game_count(), size)
         page = max(0, min(self._page + delta, count - 1))
         self._page = page
         self.games = games.history(page * size, size)
         rows = [history_presenters.history_row(g) for g in self.games]
-        self.app.history_screen.show(rows, page, count, history_presenters.page_text(page, count))
+        self.app.history_screen.show(rows, page, count, page_text(page, count))
 
     def open_past_game(self, game: int) -> None:
         """A game of the history: its final table and chart (the names now)."""

@@ -11,7 +11,7 @@ from companion.players import Player
 from ui.controllers import confirm
 from ui.kivyfree import presenters
 from ui.kivyfree.i18n import _
-from ui.kivyfree.presenters import history as history_presenters
+from ui.kivyfree.presenters import chips as chip_presenters
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp
@@ -32,8 +32,8 @@ class PlayersController:
         self.players = self.app.games.players()
         self.show()
 
-    def _chips(self) -> tuple[history_presenters.Chip, ...]:
-        return history_presenters.chips(self.players, self.app.setup_screen.names())
+    def _chips(self) -> tuple[chip_presenters.Chip, ...]:
+        return chip_presenters.chips(self.players, self.app.setup_screen.names())
 
     def show(self) -> None:
         chips = self._chips()
@@ -108,7 +108,7 @@ class PlayersController:
             return known[1]  # every refresh asks: the store is read once per table
         if not set(names) <= {p.name for p in self.players}:
             self.players = self.app.games.players()
-        remembered = {p.name: history_presenters.colour(p.colour) for p in self.players}
+        remembered = {p.name: chip_presenters.colour(p.colour) for p in self.players}
         colours = presenters.seat_colours(names, remembered)
         self._seat_colours = ((names, self.players), colours)
         return colours

@@ -6,7 +6,7 @@ and charts. State in, frozen view models out; no Kivy, tested without a window.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
@@ -14,42 +14,13 @@ from companion.engine import State
 from companion.players import Player
 from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
 from ui.kivyfree.i18n import _, language, ngettext
-from ui.kivyfree.presenters import ChartView, Colour, hex_colour, rules_label
+from ui.kivyfree.presenters import ChartView, Colour, rules_label
+from ui.kivyfree.presenters.chips import DEFAULT_COLOUR, colour, page_text, pages
 from ui.kivyfree.words import listed, percent
 
 HISTORY_PAGE = 3  # rows of the history screen at a time: 8 seats of long names take 3 lines
 STATS_PAGE = 2  # players of the statistics screen at a time, each in four short lines
-PLAYERS_PAGE = 12  # chips of the players' window at a time
 CHART_GAMES = 10  # the statistics chart: a player's last games
-DEFAULT_COLOUR: Colour = (0.6, 0.6, 0.6, 1)
-
-
-def colour(hex_colour_text: str) -> Colour:
-    """A player's "#rrggbb" as Kivy's rgba (grey for anything else)."""
-    return hex_colour(hex_colour_text) or DEFAULT_COLOUR
-
-
-@dataclass(frozen=True)
-class Chip:
-    """A remembered player as a button: tap to seat them."""
-
-    player: int
-    name: str
-    colour: Colour
-    seated: bool
-
-
-def chips(players: Sequence[Player], seated: Collection[str]) -> tuple[Chip, ...]:
-    """The players, most recently seated first; those at the table marked."""
-    return tuple(Chip(p.id, p.name, colour(p.colour), p.name in seated) for p in players)
-
-
-def pages(count: int, size: int) -> int:
-    return max(1, math.ceil(count / size))
-
-
-def page_text(page: int, count: int) -> str:
-    return _("Page {page} of {pages}").format(page=page + 1, pages=count)
 
 
 def building_text(made: int, of: int) -> str:

@@ -12,12 +12,11 @@ from dataclasses import dataclass, replace
 from companion.cards import (
     ARTIFACTS,
     CATALOGUE,
-    HAZARD_TYPES,
     HAZARDS,
     ROUNDS,
-    TREASURE_IDS,
     edition,
 )
+from companion.cards import LONGEST_PATH as LONGEST_PATH  # the package's name for it
 from companion.engine import Bust, Phase, Revealed, State, TreasureSplit
 from companion.notices import CameraStatus, CardHeld, Corrected, Reason
 from ui.kivyfree.i18n import _, ngettext
@@ -42,11 +41,6 @@ from ui.kivyfree.words import (
     names,
     status_name,
 )
-
-#: The longest path a round can show: every treasure, one hazard of each kind
-#: and every artifact (round 5, none turned before) lie on it before the next
-#: card must be a second hazard, which ends the round on the path too (26).
-LONGEST_PATH = len(TREASURE_IDS) + len(HAZARD_TYPES) + len(ARTIFACTS) + 1
 
 
 def longest_path(state: State) -> int:
