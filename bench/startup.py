@@ -3,8 +3,10 @@
     python bench/startup.py [--runs 7]
 
 Each run is a fresh process on an offscreen 800x480 window, timed from just
-before it is spawned to the end of its first drawn frame (the app reports
-the wall-clock time of that frame; the parent knows when it spawned it):
+before it is spawned to its first frame finished (``glFinish``) and handed to
+the window, the same moment for both: the app reports the wall-clock time of
+that frame, the empty app prints it from the same event (``on_flip``); the
+parent knows when it spawned them:
 
   empty Kivy app        the baseline: Kivy's own import and window, nothing on it;
   run --camera none     the app on its set-up screen, cards tapped in;
@@ -36,14 +38,18 @@ from ui.kivy_setup import configure
 configure(quiet=True)
 from kivy.app import App
 from kivy.clock import Clock
+from kivy.core.window import Window
+from kivy.graphics.opengl import glFinish
 from kivy.uix.widget import Widget
 
 class Empty(App):
     def build(self):
-        def drawn(dt):
+        def flipped(*args):
+            glFinish()
             print(f"drawn at {{time.time():.6f}}", file=sys.stderr, flush=True)
-            self.stop()
-        Clock.schedule_once(drawn, 0)
+            Window.funbind("on_flip", flipped)
+            Clock.schedule_once(lambda dt: self.stop(), 0)
+        Window.fbind("on_flip", flipped)
         return Widget()
 
 Empty().run()

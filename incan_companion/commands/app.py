@@ -260,7 +260,8 @@ def _report_start(app: Any) -> None:
     at = app.first_frame_at
     said = f"{at - _START:.2f} s after start" if at is not None else "not drawn yet"
     # The wall clock too, for a caller timing from before the process began.
-    wall = f" (drawn at {time.time():.6f})" if os.environ.get("INCAN_REPORT_WALL") else ""
+    drawn = app.first_frame_wall if app.first_frame_wall is not None else time.time()
+    wall = f" (drawn at {drawn:.6f})" if os.environ.get("INCAN_REPORT_WALL") else ""
     print(f"incan-companion: first screen {said}{wall}; {_memory()}", file=sys.stderr,
           flush=True)
 
