@@ -895,16 +895,29 @@ def capture_report(args: argparse.Namespace) -> dict[str, Any]:
             assert tallies[name].ms is not None
             tallies[name].ms.append(ms)
     names = list(columns)
-    out: dict[str, Any] = {"rows": {}, "distractors": dist, "cost": {}, "wrong": {}}
+    placed = placement_report(takes, layout) if args.placement else None
+    out: dict[str, Any] = {"rows": {}, "distractors": dist, "cost": {}, "wrong": {},
+                           "placement": placed}
     print(f"\n== capture bench: {len(takes)} takes, seed {args.seed}, new labels")
-    print(f"{'':31}" + "".join(f"{n:>22}" for n in names))
+    print(f"{'':31}" + "".join(f"{n:>22}" for n in names)
+          + (f"{'placed: window':>22}" if placed else ""))
     for row in CAPTURE_ROWS:
         cells = []
         for name in names:
             rate, n = tallies[name].rate(row), tallies[name].total.get(row, 0)
             cells.append(f"{rate:5.1f}% of {n:4d}" if rate is not None else "-")
             out["rows"].setdefault(row, {})[name] = {"rate": rate, "n": n}
+        if placed:
+            got = placed["rows"].get(row)
+            cells.append(f"{got['rate']:5.1f}% of {got['n']:4d}" if got else "-")
         print(f"{row:31}" + "".join(f"{c:>22}" for c in cells))
+    if placed:
+        print(f"placed: window: a card put down and read by its {REST_FRAMES}th still frame "
+              f"(its finger lifted after {FINGER_FRAMES}); {placed['read_still']} of them "
+              f"once still (median at still frame {placed['still_frame_median']}), the rest "
+              f"while still moving in; other cards placed on the way: {placed['wrong']}; "
+              f"cards placed from the {placed['distractors']} distractor placements: "
+              f"{placed['from_distractors']}")
     for name in names:
         d = dist[name]
         out["wrong"][name] = tallies[name].wrong
@@ -918,6 +931,73 @@ def capture_report(args: argparse.Namespace) -> dict[str, Any]:
               f"{raw_name}), p95 {pct(o, 95):.2f} ms ({p95:.2f}x)")
         out["cost"][ours_name] = {"median_x": med, "p95_x": p95}
     return out
+
+
+#: The placement column: a card moving in is seen in these frames, its blur
+#: falling to none (a share of the take's motion each), then lies still.
+ARRIVAL = (1.0, 0.35)
+#: Still frames a placement has to be read in (a sixth of a second at 30 fps),
+#: and the still frames a finger stays on the card before it is lifted.
+REST_FRAMES, FINGER_FRAMES = 5, 2
+
+
+def placement(t: Take, layout: Layout) -> tuple[str | None, int | None, bool]:
+    """One card put down as the scanner meets it, in the full-resolution window.
+
+    The take's card arrives with its motion blur (:data:`ARRIVAL`), comes to
+    rest in the take's pose and stays for :data:`REST_FRAMES` frames of fresh
+    sensor noise; a finger on it is lifted after :data:`FINGER_FRAMES` still
+    frames, another card over it stays. The frames go through the decoder as
+    the scanner runs it (an unchanged scene skipped) and the tracker. Returns
+    the card placed (or None), the still frame it was placed at (or None while
+    moving, or never), and whether anything else was placed."""
+    dec, tracker = Decoder(), Tracker()
+    moving = [replace(t, motion_mm=t.motion_mm * k) for k in ARRIVAL] if t.motion_mm else []
+    still = replace(t, motion_mm=0.0)
+    lifted = replace(still, shot=replace(still.shot, finger=None))
+    frames: list[tuple[Take, int | None]] = [(m, None) for m in moving]
+    frames += [(still if i < FINGER_FRAMES else lifted, i) for i in range(REST_FRAMES)]
+    sticker = distractor_label(*t.distractor) if t.distractor is not None else None
+    renders: dict[Take, np.ndarray] = {}
+    wrong = False
+    for n, (seen, rest_at) in enumerate(frames):
+        shot_seen = take_shot(seen, True)
+        if seen not in renders:
+            renders[seen] = clean(shot_seen, layout, sticker)
+        grey = np.asarray(cv2.cvtColor(finish(renders[seen], shot_seen, n), cv2.COLOR_BGR2GRAY),
+                          np.uint8)
+        reads = dec.decode(grey, window=True)
+        for event in tracker.step(reads.cards, reads.foreign):
+            if isinstance(event, CardPlaced):
+                if event.card == t.shot.card:
+                    return event.card, rest_at, wrong
+                wrong = True
+    return None, None, wrong
+
+
+def placement_report(takes: list[Take], layout: Layout) -> dict[str, Any]:
+    """The placement column by row: cards placed by their last still frame."""
+    placed: dict[str, int] = {}
+    total: dict[str, int] = {}
+    at_rest: list[int] = []
+    wrong = distractors = from_distractors = 0
+    for t in takes:
+        card, rest_at, other = placement(t, layout)
+        if t.distractor is not None:  # no card's sticker: nothing may be placed
+            distractors += 1
+            from_distractors += card is not None or other
+            continue
+        wrong += other
+        if card is not None and rest_at is not None:
+            at_rest.append(rest_at)
+        for row in take_categories(t, layout, True):
+            total[row] = total.get(row, 0) + 1
+            placed[row] = placed.get(row, 0) + (card is not None)
+    rows = {row: {"rate": 100.0 * placed.get(row, 0) / n, "n": n}
+            for row in CAPTURE_ROWS if (n := total.get(row, 0))}
+    return {"rows": rows, "wrong": wrong, "read_still": len(at_rest),
+            "distractors": distractors, "from_distractors": from_distractors,
+            "still_frame_median": statistics.median(at_rest) if at_rest else None}
 
 
 def field_of_view(height_cm: float) -> np.ndarray:
@@ -949,6 +1029,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--capture", action="store_true",
                     help="the capture bench: a camera at 17-50 cm, the whole field at 640 "
                     "against a full-resolution window (new labels only)")
+    ap.add_argument("--no-placement", dest="placement", action="store_false",
+                    help="the capture bench without its placement column (each card put "
+                    "down and read as the scanner meets it: a few more minutes)")
     ap.add_argument("--field-of-view", metavar="DIR",
                     help="write the field-of-view pictures of deploy/README.md to DIR")
     ap.add_argument("--json")
