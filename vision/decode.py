@@ -348,6 +348,9 @@ class Decoder:
         #: strongest one only (names of :data:`_STEPS`, in order).
         self.region_steps: tuple[str, ...] = REGION_STEPS
         self.strongest_steps: tuple[str, ...] = STRONGEST_STEPS
+        #: The steps on the whole of a full-resolution window, on the retries
+        #: of an unread scene, before its regions (names of :data:`_WINDOW_STEPS`).
+        self.window_steps: tuple[str, ...] = WINDOW_STEPS
 
     def reset(self) -> None:
         """Forget the last frame (e.g. after the camera was reopened)."""
@@ -377,6 +380,12 @@ class Decoder:
         reads = [Read(t, card_of(t) if ours else None, c, first, n)
                  for t, c, ours, n in found_first]
         found: tuple[Point, ...] = ()
+        if self.fallback and window and tries and not any(r.card for r in reads):
+            for name in self.window_steps:
+                reads += [Read(t, card_of(t) if ours else None, c, name, n)
+                          for t, c, ours, n in self._read(_WINDOW_STEPS[name](gray))]
+                if any(r.card for r in reads):
+                    break
         if self.fallback and not any(r.card for r in reads) and (tries or not window):
             points, _strongest = candidates(gray)
             found = tuple(points)
@@ -387,7 +396,11 @@ class Decoder:
                 reads += self._decode_region(gray, point, strongest=i == 0, extra=extra)
         out = tuple(_dedupe(reads))
         if thumb is not None:
-            wait = _next_wait(age, bool(found or out))
+            # A window's first decode looks for no regions (they cost more than
+            # they read there): whether it holds anything sticker-like is not
+            # known yet, so it is retried as if it did, and the retry finds out.
+            unknown = window and not tries and not out
+            wait = _next_wait(age, bool(found or out) or unknown)
             self._last = _Memory(thumb, out, _symbols(thumb, out), 0, wait, age, tries)
         return FrameReads(out, (time.perf_counter() - t0) * 1000.0, candidates=found)
 
@@ -472,6 +485,16 @@ _STEPS: dict[str, tuple[Callable[[Gray, Decoder], Gray], float, _Reader]] = {
     "zxing-roi-binary": (lambda roi, d: _enlarged(_otsu(_unsharp(roi, 1.0)), 2), 2.0, _zxing),
     "pyzbar-roi": (lambda roi, d: _enlarged(roi, 2), 2.0, _pyzbar),
 }
+#: The steps on a whole full-resolution window: name -> its image.
+_WINDOW_STEPS: dict[str, Callable[[Gray], Gray]] = {
+    # Focus blur of 2 to 3.5 px (a fixed-focus camera, or a lens set for
+    # another height) over modules of 4 to 6: the sensor's noise smoothed
+    # first, then a wide mask sharpened hard. A crop around a region is too
+    # small for a label at this scale, so it is done on the whole window.
+    "zxing-window-deblur": lambda img: _unsharp(_gray(cv2.GaussianBlur(img, (0, 0), 0.8)),
+                                                3.0, 4.0),
+}
+WINDOW_STEPS = ("zxing-window-deblur",)
 #: On 200 photographed frames of each sticker kind (bench/photo.py, seed 99,
 #: not the benchmark's), these three read every frame the five steps did
 #: (CLAHE and the wide mask read none the others missed) at 2.3x raw zxing-cpp's
