@@ -900,7 +900,7 @@ def capture_report(args: argparse.Namespace) -> dict[str, Any]:
                            "placement": placed}
     print(f"\n== capture bench: {len(takes)} takes, seed {args.seed}, new labels")
     print(f"{'':31}" + "".join(f"{n:>22}" for n in names)
-          + (f"{'placed: window':>22}" if placed else ""))
+          + (f"{'placed: 5 frames':>22}{'placed: 1 s':>14}" if placed else ""))
     for row in CAPTURE_ROWS:
         cells = []
         for name in names:
@@ -910,10 +910,12 @@ def capture_report(args: argparse.Namespace) -> dict[str, Any]:
         if placed:
             got = placed["rows"].get(row)
             cells.append(f"{got['rate']:5.1f}% of {got['n']:4d}" if got else "-")
-        print(f"{row:31}" + "".join(f"{c:>22}" for c in cells))
+        print(f"{row:31}" + "".join(f"{c:>22}" for c in cells)
+              + (f"{got['second']:13.1f}%" if placed and got else ""))
     if placed:
-        print(f"placed: window: a card put down and read by its {REST_FRAMES}th still frame "
-              f"(its finger lifted after {FINGER_FRAMES}); {placed['read_still']} of them "
+        print(f"placed: a card put down in the window and read by its {SOON_FRAMES}th still "
+              f"frame, or its {REST_FRAMES}th (its finger lifted after {FINGER_FRAMES}); "
+              f"{placed['read_still']} of them "
               f"once still (median at still frame {placed['still_frame_median']}), the rest "
               f"while still moving in; other cards placed on the way: {placed['wrong']}; "
               f"cards placed from the {placed['distractors']} distractor placements: "
@@ -936,9 +938,10 @@ def capture_report(args: argparse.Namespace) -> dict[str, Any]:
 #: The placement column: a card moving in is seen in these frames, its blur
 #: falling to none (a share of the take's motion each), then lies still.
 ARRIVAL = (1.0, 0.35)
-#: Still frames a placement has to be read in (a sixth of a second at 30 fps),
-#: and the still frames a finger stays on the card before it is lifted.
-REST_FRAMES, FINGER_FRAMES = 5, 2
+#: Still frames a placement is followed for (a second at 30 fps), the first of
+#: which it counts as read soon in (a sixth of a second), and the still frames
+#: a finger stays on the card before it is lifted.
+REST_FRAMES, SOON_FRAMES, FINGER_FRAMES = 30, 5, 2
 
 
 def placement(t: Take, layout: Layout) -> tuple[str | None, int | None, bool]:
@@ -976,8 +979,10 @@ def placement(t: Take, layout: Layout) -> tuple[str | None, int | None, bool]:
 
 
 def placement_report(takes: list[Take], layout: Layout) -> dict[str, Any]:
-    """The placement column by row: cards placed by their last still frame."""
+    """The placement columns by row: cards placed by still frame :data:`SOON_FRAMES`,
+    and by the last (:data:`REST_FRAMES`)."""
     placed: dict[str, int] = {}
+    soon: dict[str, int] = {}
     total: dict[str, int] = {}
     at_rest: list[int] = []
     wrong = distractors = from_distractors = 0
@@ -993,7 +998,9 @@ def placement_report(takes: list[Take], layout: Layout) -> dict[str, Any]:
         for row in take_categories(t, layout, True):
             total[row] = total.get(row, 0) + 1
             placed[row] = placed.get(row, 0) + (card is not None)
-    rows = {row: {"rate": 100.0 * placed.get(row, 0) / n, "n": n}
+            soon[row] = soon.get(row, 0) + (card is not None and (rest_at or 0) < SOON_FRAMES)
+    rows = {row: {"rate": 100.0 * soon.get(row, 0) / n, "n": n,
+                  "second": 100.0 * placed.get(row, 0) / n}
             for row in CAPTURE_ROWS if (n := total.get(row, 0))}
     return {"rows": rows, "wrong": wrong, "read_still": len(at_rest),
             "distractors": distractors, "from_distractors": from_distractors,
