@@ -83,6 +83,19 @@ def test_the_first_zoom_follows_the_mounting_height(px_per_mm: float, zoom: int)
     assert zoom_for(px_per_mm) == zoom
 
 
+@pytest.mark.parametrize("zoom", [2, 3])
+def test_a_reduced_window_is_the_mean_of_its_blocks_as_an_area_reduction_gives(
+        zoom: int) -> None:
+    full, _ = frames("T11A", (1000, 600), 10.0)
+    detail = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom)
+    x0, y0, x1, y1 = window_box((1000.0, 600.0), FULL, (640 * zoom, 480 * zoom))
+    area = cv2.resize(full[y0:y1, x0:x1], ((x1 - x0) // zoom, (y1 - y0) // zoom),
+                      interpolation=cv2.INTER_AREA)
+    assert detail.image.shape == area.shape == ((y1 - y0) // zoom, (x1 - x0) // zoom)
+    assert detail.image.flags.c_contiguous and detail.origin == (x0, y0)
+    assert int(np.abs(detail.image.astype(int) - area.astype(int)).max()) <= 1
+
+
 def test_the_window_stays_inside_the_frame() -> None:
     assert window_box((0.0, 0.0), FULL) == (0, 0, 640, 480)
     assert window_box((2304.0, 1296.0), FULL) == (1664, 816, 2304, 1296)
