@@ -50,7 +50,12 @@ EMPTY_FRAMES, REST_FRAMES = 45, 16  # 1.5 s of an empty spot: the scanner has go
 STAGES = ("confirmed", "on UI", "stored", "engine", "refreshed", "drawn")
 
 
-def child(cards: int, seed: int) -> dict[str, Any]:
+#: ``--window``: the full-resolution frame, times the virtual table's 640-wide
+#: one: a Camera Module 3 35 cm over the table (bench/idle.py's MAIN_SCALE).
+MAIN_SCALE = 1.8
+
+
+def child(cards: int, seed: int, window: bool = False) -> dict[str, Any]:
     """One run in this process: the samples of each stage, in ms from rest."""
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     from ui.kivy_setup import configure
@@ -84,8 +89,18 @@ def child(cards: int, seed: int) -> dict[str, Any]:
     virtual.place(None)
     images += [virtual.next_image() for _ in range(EMPTY_FRAMES)]
 
+    import cv2
+
+    from vision.roi import Detail, Spot, crop
+
     class Played(FrameSource):
-        """The rendered frames at 30 fps, each capture time kept by its index."""
+        """The rendered frames at 30 fps, each capture time kept by its index.
+
+        With ``window``, as a Pi camera gives them: the whole field grey, and a
+        window cut around the tracked spot from the frame enlarged
+        :data:`MAIN_SCALE` times (the sensor's stream), which the scanner reads;
+        the capture time is taken once both are made, as the camera's ISP
+        makes them before a frame is handed over."""
 
         name = "played"
 
@@ -93,15 +108,27 @@ def child(cards: int, seed: int) -> dict[str, Any]:
             super().__init__(fps=FPS)
             self.index = 0
             self.captured: dict[int, float] = {}
+            self.spot = Spot() if window else None
+            self._window: Detail | None = None
 
         def _read(self) -> Any:
             if self.index >= len(images):
                 self._ended = True
                 return None
             image = images[self.index]
+            if self.spot is not None:
+                image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+                main = cv2.resize(image, None, fx=MAIN_SCALE, fy=MAIN_SCALE,
+                                  interpolation=cv2.INTER_LINEAR)
+                h, w = main.shape
+                self._window = crop(main, self.spot.at((w, h)), MAIN_SCALE, zoom=self.spot.zoom)
             self.captured[self.index] = time.perf_counter()
             self.index += 1
             return image
+
+        def _detail(self) -> Detail | None:
+            detail, self._window = self._window, None
+            return detail
 
     # --- the device, with a clock on each stage -----------------------------------
     marks: dict[str, dict[str, float]] = {card: {} for card in rests}
@@ -181,10 +208,10 @@ def child(cards: int, seed: int) -> dict[str, Any]:
     decoder = scanner.decoder
     decode = decoder.decode
 
-    def timed_decode(image: Any) -> Any:
+    def timed_decode(image: Any, **kw: Any) -> Any:
         t = time.perf_counter()
         try:
-            return decode(image)
+            return decode(image, **kw)
         finally:
             decode_ms.append((time.perf_counter() - t) * 1000)
 
@@ -227,17 +254,21 @@ def main() -> int:
     parser.add_argument("--cards", type=int, default=15, help="cards per run (at most 15)")
     parser.add_argument("--runs", type=int, default=2, help="processes per clock")
     parser.add_argument("--clock", choices=("both", "default", "interrupt"), default="both")
+    parser.add_argument("--window", action="store_true",
+                        help="the frames as a Pi camera's two streams: the scanner reads a "
+                        "window of a full-resolution frame (a camera 35 cm high)")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.child:
-        print(json.dumps(child(min(args.cards, len(TREASURES)), args.seed)))
+        print(json.dumps(child(min(args.cards, len(TREASURES)), args.seed, args.window)))
         return 0
 
     clocks = ("default", "interrupt") if args.clock == "both" else (args.clock,)
     frame_ms = 1000 / FPS
     print(f"card at rest → payout on screen: {args.cards} cards x {args.runs} runs per clock, "
-          f"camera at {FPS:.0f} fps (one frame: {frame_ms:.1f} ms)")
+          f"camera at {FPS:.0f} fps (one frame: {frame_ms:.1f} ms)"
+          + (", read through the full-resolution window" if args.window else ""))
     for clock in clocks:
         pooled: dict[str, list[float]] = {stage: [] for stage in STAGES}
         decode: list[float] = []
@@ -248,7 +279,7 @@ def main() -> int:
             env = {**os.environ, "KIVY_CLOCK": clock}
             done = subprocess.run(
                 [sys.executable, __file__, "--child", "--cards", str(args.cards),
-                 "--seed", str(args.seed + run)],
+                 "--seed", str(args.seed + run), *(["--window"] if args.window else [])],
                 capture_output=True, text=True, env=env, check=False,
             )
             if done.returncode != 0:
