@@ -21,8 +21,6 @@ False
 
 from __future__ import annotations
 
-import hmac
-import secrets
 import threading
 
 __all__ = ["TOKEN_BYTES", "Pairing", "turn_key"]
@@ -51,6 +49,10 @@ class Pairing:
 
     def pair(self, game: int | None, seats: int) -> None:
         """New tokens for ``seats`` seats of ``game`` (None, 0: no game, no links)."""
+        # secrets and hmac load OpenSSL's hashes (about 5 ms): here, at the
+        # first game's pairing, not while the first screen waits for the app.
+        import secrets
+
         with self._lock:
             self._game = game
             self._tokens = tuple(
@@ -87,6 +89,8 @@ class Pairing:
         Every token is compared, each in constant time, so the answer's timing
         says nothing of which seat, or how much of a token, matched.
         """
+        import hmac
+
         given = token.encode("utf-8", "replace")
         with self._lock:
             tokens, generation = self._tokens, self._generation
