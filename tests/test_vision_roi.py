@@ -92,7 +92,7 @@ def test_a_reduced_window_is_the_mean_of_its_blocks_as_an_area_reduction_gives(
     area = cv2.resize(full[y0:y1, x0:x1], ((x1 - x0) // zoom, (y1 - y0) // zoom),
                       interpolation=cv2.INTER_AREA)
     assert detail.image.shape == area.shape == ((y1 - y0) // zoom, (x1 - x0) // zoom)
-    assert detail.image.flags.c_contiguous and detail.origin == (x0, y0)
+    assert detail.image.flags.c_contiguous and detail.origin == (x0, y0) and detail.full == FULL
     assert int(np.abs(detail.image.astype(int) - area.astype(int)).max()) <= 1
 
 
