@@ -118,7 +118,7 @@ def child(case: str, seconds: float, warmup: float, main_scale: float = MAIN_SCA
                     main = self.main[self.index]
                     h, w = main.shape
                     self._window = crop(main, self.spot.at((w, h)), main.shape[1] / 640,
-                                        zoom=self.spot.zoom)
+                                        zoom=self.spot.zoom, reduce=False)
                     return self.lores[self.index]
 
                 def _detail(self) -> Detail | None:

@@ -96,6 +96,31 @@ def test_a_reduced_window_is_the_mean_of_its_blocks_as_an_area_reduction_gives(
     assert int(np.abs(detail.image.astype(int) - area.astype(int)).max()) <= 1
 
 
+@pytest.mark.parametrize("zoom", [1, 2, 3])
+def test_a_window_only_cut_out_reduces_to_the_same_pixels_when_looked_at(zoom: int) -> None:
+    full, _ = frames("T11A", (1000, 600), 10.0)
+    now = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom)
+    cut = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom, reduce=False)
+    assert cut.cut is (zoom > 1) and now.cut is False
+    assert cut.image.shape == (min(480 * zoom, FULL[1]), 640 * zoom)  # full resolution still
+    later = cut.reduced()
+    assert later.reduced() is later and (later.origin, later.full, later.zoom) == (
+        now.origin, now.full, now.zoom)
+    assert np.array_equal(later.image, now.image)
+
+
+def test_the_scanner_reads_a_card_through_a_window_only_cut_out() -> None:
+    full, lores = frames("T11A", (1000, 600), 10.0)
+    source = NoSource()
+    source.spot = Spot(zoom=3)
+    placed: list[str] = []
+    scanner = Scanner(source, placed.append, decoder=Decoder())
+    for _ in range(3):
+        scanner.process(lores, crop(full, source.spot.at(FULL), FULL[0] / LORES[0],
+                                    zoom=source.spot.zoom, reduce=False))
+    assert placed == ["T11A"]
+
+
 def test_the_window_stays_inside_the_frame() -> None:
     assert window_box((0.0, 0.0), FULL) == (0, 0, 640, 480)
     assert window_box((2304.0, 1296.0), FULL) == (1664, 816, 2304, 1296)

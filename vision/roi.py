@@ -70,13 +70,41 @@ def zoom_for(px_per_mm: float) -> int:
 class Detail:
     """A window of a full-resolution frame: its pixels (grey), where it lies and
     the whole frame's size, in full-resolution pixels, and how many of them
-    make one pixel of the low-resolution frame (``scale``)."""
+    make one pixel of the low-resolution frame (``scale``).
+
+    ``cut`` (a window taken wider than ``zoom`` 1 and not reduced yet): ``image``
+    is still at full resolution, and :meth:`reduced` makes the window the
+    decoder reads. The camera's thread only copies it out of its buffer; the
+    scanner reduces the frames it looks at (one in three of a still scene)."""
 
     image: npt.NDArray[np.uint8] = field(repr=False)
     origin: tuple[int, int]
     full: tuple[int, int]
     scale: float
     zoom: int = 1  # full-resolution pixels a window pixel across (an area reduced)
+    cut: bool = False
+
+    def reduced(self) -> Detail:
+        """This window with its pixels reduced ``zoom`` times (itself if they are)."""
+        if not self.cut:
+            return self
+        return Detail(_reduce(self.image, self.zoom), self.origin, self.full, self.scale,
+                      self.zoom)
+
+
+def _reduce(part: npt.NDArray[np.uint8], zoom: int) -> npt.NDArray[np.uint8]:
+    """The mean of each ``zoom`` x ``zoom`` block of ``part``."""
+    import cv2
+
+    rows, cols = part.shape[0] // zoom, part.shape[1] // zoom
+    if zoom == 2:
+        return np.asarray(cv2.resize(part, (cols, rows), interpolation=cv2.INTER_AREA), np.uint8)
+    # As INTER_AREA gives it, but a box filter read at the blocks' centres:
+    # OpenCV's area reduction has a fast path for halving only, and at 3 it took
+    # 1.4 to 1.8 ms a frame here; this 0.5 to 1.5.
+    blurred = cv2.blur(part, (zoom, zoom))
+    return np.ascontiguousarray(
+        blurred[zoom // 2:rows * zoom:zoom, zoom // 2:cols * zoom:zoom], np.uint8)
 
 
 def window_box(centre: Point, full: tuple[int, int],
@@ -91,31 +119,17 @@ def window_box(centre: Point, full: tuple[int, int],
 
 
 def crop(full: npt.NDArray[np.uint8], centre: Point, scale: float,
-         size: tuple[int, int] = WINDOW, zoom: int = 1) -> Detail:
+         size: tuple[int, int] = WINDOW, zoom: int = 1, *, reduce: bool = True) -> Detail:
     """The window of ``full`` (grey, or a YUV420 buffer's Y plane) around ``centre``,
     ``zoom`` times ``size`` reduced to ``size``, copied: the camera's buffer goes
-    back to it at once."""
+    back to it at once. With ``reduce`` False a wider window is only copied (a
+    :attr:`Detail.cut`), for :meth:`Detail.reduced` when it is looked at."""
     h, w = full.shape[:2]
     x0, y0, x1, y1 = window_box(centre, (w, h), (size[0] * zoom, size[1] * zoom))
     part = full[y0:y1, x0:x1]
-    if zoom == 2:
-        import cv2
-
-        image = np.asarray(cv2.resize(part, ((x1 - x0) // zoom, (y1 - y0) // zoom),
-                                      interpolation=cv2.INTER_AREA), np.uint8)
-    elif zoom > 2:
-        import cv2
-
-        # The mean of each zoom x zoom block, as INTER_AREA gives it, but a box
-        # filter read at the blocks' centres: OpenCV's area reduction has a fast
-        # path for halving only, and at 3 it took 1.4 to 1.8 ms a frame here
-        # (5% of a core at 30 fps, every frame, on the camera's thread); this 0.5.
-        blurred = cv2.blur(part, (zoom, zoom))
-        rows, cols = (y1 - y0) // zoom * zoom, (x1 - x0) // zoom * zoom
-        image = np.ascontiguousarray(blurred[zoom // 2:rows:zoom, zoom // 2:cols:zoom], np.uint8)
-    else:
-        image = np.ascontiguousarray(part)
-    return Detail(image, (x0, y0), (w, h), scale, zoom)
+    if zoom > 1 and reduce:
+        return Detail(_reduce(part, zoom), (x0, y0), (w, h), scale, zoom)
+    return Detail(np.ascontiguousarray(part), (x0, y0), (w, h), scale, zoom, cut=zoom > 1)
 
 
 class Spot:

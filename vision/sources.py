@@ -443,8 +443,9 @@ class PiCamera(FrameSource):
             # the main buffer is mapped, not copied: only the window is
             with MappedArray(request, "main") as mapped:
                 assert self.spot is not None
+                # cut out only: the scanner reduces the frames it looks at
                 self._window = crop(mapped.array[:mh, :mw], self.spot.at((mw, mh)), mw / lw,
-                                    zoom=self.spot.zoom)
+                                    zoom=self.spot.zoom, reduce=False)
         finally:
             request.release()
         return np.ascontiguousarray(lores)
