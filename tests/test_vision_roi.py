@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from tests.helpers import load_bench
-from vision.decode import Decoder
-from vision.roi import SEARCH_AFTER, Spot, crop, window_box, zoom_for
+from vision.decode import Decoder, FrameReads, Read
+from vision.roi import SEARCH_AFTER, Detail, Spot, crop, window_box, zoom_for
 from vision.scanner import Scanner
 from vision.sources import NoSource
 
@@ -60,6 +60,24 @@ def test_a_card_in_the_window_is_read_and_the_window_follows_it() -> None:
     assert spot.centre is not None
     assert abs(spot.centre[0] - 1300) < 60 and abs(spot.centre[1] - 700) < 160
     assert spot.zoom == 1
+
+
+def test_a_card_read_near_the_windows_middle_leaves_the_window_where_it_is() -> None:
+    # The corners a decoder finds move by a pixel or two from frame to frame; a
+    # window following them would make a resting card look new in every frame.
+    def read_at(x: float, y: float) -> FrameReads:
+        corners = ((x - 50, y - 50), (x + 50, y - 50), (x + 50, y + 50), (x - 50, y + 50))
+        return FrameReads((Read("IG:T11A", "T11A", corners, "zxing"),))
+
+    spot = Spot()
+    window = Detail(np.zeros((480, 640), np.uint8), (832, 408), FULL, FULL[0] / LORES[0])
+    spot.follow(read_at(330, 235), window)
+    assert spot.centre == (832 + 330, 408 + 235)  # the first read places it
+    spot.follow(read_at(333, 238), window)  # 13 px of 640 off the middle
+    assert spot.centre == (832 + 330, 408 + 235)
+    spot.follow(read_at(420, 240), window)  # 100 px: more than an eighth
+    assert spot.centre == (832 + 420, 408 + 240)
+    assert spot.zoom == 1  # 4.8 px a module
 
 
 def test_a_card_beside_the_window_is_found_on_the_whole_field() -> None:
