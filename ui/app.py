@@ -320,9 +320,6 @@ class CompanionApp(App):
     def _first_frame(self, dt: float) -> None:
         # This runs before the first draw; the next tick comes after it.
         def drawn(dt: float) -> None:
-            if self.first_frame_at is None:  # no flip seen (never on a real window)
-                self.first_frame_at = time.perf_counter()
-                self.first_frame_wall = time.time()
             for hook in list(self.on_first_frame):
                 hook(self)
             if self.controls.start is not None:
