@@ -48,7 +48,7 @@ def a_desktop_board(
 #: A new slow test is marked ``@pytest.mark.slow`` where it is written, or
 #: listed here (a path, or a path and a test name).
 SLOW = (
-    "tests/test_screens.py",  # every state in 4 languages x 4 seat counts: 16 games
+    "tests/test_screens.py",  # every state in 4 languages, 3 to 8 seats: 10 games
     "tests/test_end_screens.py::test_nothing_is_cut_and_every_size_holds",
     "tests/test_properties.py::test_random_games_keep_the_invariants",
     "tests/test_properties.py::test_the_correction_picker_lists_exactly_what_a_correction",
