@@ -6,6 +6,7 @@ Babel; the app reads the compiled ``.mo`` files with :mod:`gettext`."""
 from __future__ import annotations
 
 import doctest
+import functools
 import gettext
 import io
 import logging
@@ -692,13 +693,21 @@ def test_one_busted_seat_is_not_said_as_many() -> None:
 # --- Japanese lines: broken between phrases (BudouX), never before a closing mark ---------
 
 
+@functools.cache
 def _measure() -> Callable[[str], float]:
     from PIL import ImageFont
 
     font_files = fonts.ui_font("ja")
     assert font_files is not None, "install fonts-migmix (scripts/setup.sh does)"
     font = ImageFont.truetype(str(font_files.regular), 20)
-    return lambda text: float(font.getlength(text))
+
+    # Kept across the tests: wrapping measures the same prefixes again and again,
+    # at 0.6 ms a measure (two thirds of these tests' time).
+    @functools.cache
+    def width(text: str) -> float:
+        return float(font.getlength(text))
+
+    return width
 
 
 def _wrong_breaks(text: str, lines: str, room: float, width: Callable[[str], float]
