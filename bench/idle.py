@@ -117,8 +117,10 @@ def child(case: str, seconds: float, warmup: float, main_scale: float = MAIN_SCA
                     self.index = (self.index + 1) % len(self.main)
                     main = self.main[self.index]
                     h, w = main.shape
-                    self._window = crop(main, self.spot.at((w, h)), main.shape[1] / 640,
-                                        zoom=self.spot.zoom, reduce=False)
+                    # as the Pi camera does: only the frames the scanner will take
+                    self._window = (crop(main, self.spot.at((w, h)), main.shape[1] / 640,
+                                         zoom=self.spot.zoom, reduce=False)
+                                    if self._window_wanted() else None)
                     return self.lores[self.index]
 
                 def _detail(self) -> Detail | None:

@@ -121,8 +121,10 @@ def child(cards: int, seed: int, window: bool = False) -> dict[str, Any]:
                 main = cv2.resize(image, None, fx=MAIN_SCALE, fy=MAIN_SCALE,
                                   interpolation=cv2.INTER_LINEAR)
                 h, w = main.shape
-                self._window = crop(main, self.spot.at((w, h)), MAIN_SCALE, zoom=self.spot.zoom,
-                                    reduce=False)
+                # as the Pi camera does: only the frames the scanner will take
+                self._window = (crop(main, self.spot.at((w, h)), MAIN_SCALE,
+                                     zoom=self.spot.zoom, reduce=False)
+                                if self._window_wanted() else None)
             self.captured[self.index] = time.perf_counter()
             self.index += 1
             return image

@@ -268,6 +268,14 @@ def test_the_pi_camera_gives_the_whole_field_and_a_full_resolution_window(
     cam._read()
     moved = cam._detail()
     assert moved is not None and moved.origin == (2304 - 640, 0)
+    # a frame the scanner said it will not take (a still scene) has no window cut
+    # out, and its buffer goes back all the same
+    assert cam.wait(after_seq=2, timeout=0) is None
+    assert cam._read() is not None and cam._detail() is None
+    assert all(r.released for r in opened.requests) and len(opened.requests) == 3
+    cam.wait(after_seq=0, timeout=0)
+    cam._read()
+    assert cam._detail() is not None
     cam._close()
 
 

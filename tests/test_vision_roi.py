@@ -14,8 +14,8 @@ import pytest
 from tests.helpers import load_bench
 from vision.decode import Decoder, FrameReads, Read
 from vision.roi import SEARCH_AFTER, Detail, Spot, crop, window_box, zoom_for
-from vision.scanner import Scanner
-from vision.sources import NoSource
+from vision.scanner import STILL_FRAMES, STILL_STRIDE, Scanner
+from vision.sources import FrameSource, NoSource
 
 photo = load_bench("photo")
 FULL = (2304, 1296)
@@ -143,3 +143,54 @@ def test_the_window_stays_inside_the_frame() -> None:
     assert window_box((0.0, 0.0), FULL) == (0, 0, 640, 480)
     assert window_box((2304.0, 1296.0), FULL) == (1664, 816, 2304, 1296)
     assert window_box((1152.0, 648.0), FULL, (1920, 1440)) == (192, 0, 2112, 1296)
+
+
+class TwoStreams(FrameSource):
+    """A Pi camera's two streams, shot by hand: the window is cut out as
+    vision.sources.PiCamera cuts it, only for a frame the scanner will take."""
+
+    name = "two streams"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.spot = Spot()
+        self.cut: list[bool] = []
+
+    def shoot(self, full: np.ndarray, lores: np.ndarray) -> None:
+        assert self.spot is not None
+        window = (crop(full, self.spot.at(FULL), FULL[0] / LORES[0], zoom=self.spot.zoom,
+                       reduce=False) if self._window_wanted() else None)
+        self.cut.append(window is not None)
+        self._publish(lores, window)
+
+
+def test_a_still_scene_has_only_the_frames_the_scanner_takes_cut_out() -> None:
+    rng = np.random.default_rng(5)
+    source = TwoStreams()
+    placed: list[str] = []
+    scanner = Scanner(source, placed.append, decoder=Decoder())
+    taken: list[Detail | None] = []
+    real = scanner.process
+
+    def process(image: np.ndarray, detail: Detail | None = None) -> list:
+        taken.append(detail)
+        return real(image, detail)
+
+    def shoot(full: np.ndarray, lores: np.ndarray) -> None:
+        source.shoot(full, lores)
+        scanner.step(timeout=0)  # takes the frame if it wants it
+        scanner.step(timeout=0)  # then waits, saying which frame it takes next
+
+    scanner.process = process  # type: ignore[method-assign]
+    still = STILL_FRAMES + 2 + 3 * STILL_STRIDE
+    for _ in range(still):  # the empty spot, fresh sensor noise in each frame
+        full = np.clip(rng.normal(90, 6, (FULL[1], FULL[0])), 0, 255).astype(np.uint8)
+        shoot(full, cv2.resize(full, LORES, interpolation=cv2.INTER_AREA))
+    # every frame until the scanner has seen the spot unchanged STILL_FRAMES
+    # times (a new scene is decoded twice first), then the one in three it takes
+    assert source.cut == [True] * (STILL_FRAMES + 2) + [False, False, True] * 3
+    assert len(taken) == STILL_FRAMES + 2 + 3 and None not in taken
+    for i in range(4):  # a card comes: the frame taken shows it, then every frame is cut
+        shoot(*frames("T11A", (1300, 700), 5.0, seed=i))
+    assert source.cut[still:] == [False, False, True, True]
+    assert placed == ["T11A"] and None not in taken
