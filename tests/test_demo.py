@@ -10,10 +10,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import communicate
+from helpers import QUICK_START, communicate, quick_rounds
 from helpers import run as run_paced
 
-from companion.events import Draw, Reveal, Start
+from companion.events import Draw, Reveal
 from storage import Store
 
 CLI = [sys.executable, "-m", "incan_companion"]
@@ -67,10 +67,12 @@ def test_same_seed_same_game_stored_and_exported(tmp_path: Path) -> None:
 @pytest.mark.slow
 def test_an_unfinished_game_is_resumed_to_its_end(tmp_path: Path) -> None:
     data = tmp_path / "games.sqlite"
-    start = Start(("Ana", "Bo", "Cy"), "diamant")
+    # round 5 under way: Ana left with 3 + 2, a spider is out
+    start = QUICK_START
+    played = [*quick_rounds(4), Draw("T11A"), Reveal((0,)), Draw("SPIDER1")]
     with Store(data) as store:
         game = store.new_game(start)
-        for event in (Draw("T11A"), Reveal((0,)), Draw("SPIDER1")):
+        for event in played:
             store.append(game, event)
     done = run("demo", "--autoplay", "--seed", "7", "--data", str(data), "--json")
     assert done.returncode == 0, done.stderr
@@ -82,8 +84,8 @@ def test_an_unfinished_game_is_resumed_to_its_end(tmp_path: Path) -> None:
     with Store(data, readonly=True) as store:
         assert [g.id for g in store.games()] == [game]
         events = store.events(game)
-    assert events[:4] == [start, Draw("T11A"), Reveal((0,)), Draw("SPIDER1")]
-    assert state["seats"][0]["banked"] >= 5  # Ana banked 3 + 2 in round 1
+    assert events[:len(played) + 1] == [start, *played]
+    assert state["seats"][0]["banked"] >= 17  # Ana: 3 in each of rounds 1 to 4, then 3 + 2
 
 
 @pytest.mark.parametrize(

@@ -24,7 +24,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from helpers import load_bench, sqlite_connections
+from helpers import QUICK_START, load_bench, quick_rounds, sqlite_connections
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -100,12 +100,20 @@ def test_the_data_file_is_in_wal_mode_with_full_sync(
 def test_kill_9_of_demo_autoplay_then_resume(tmp_path: Path) -> None:
     if importlib.util.find_spec("incan_companion.commands.app") is None:
         pytest.skip("the demo command has not landed")
+    from storage import Store
+
     data = tmp_path / "demo.sqlite"
+    with Store(data) as store:  # killed and resumed with three rounds to play
+        game = store.new_game(QUICK_START)
+        for event in quick_rounds(2):
+            store.append(game, event)
+    stored = len(faults.committed_events(data))
+    assert stored == 1 + len(quick_rounds(2))
     report = faults.demo_kill_points(data, tmp_path / "kivy", 2, seed=8)
     assert report.problems == []
     assert report.kills == 2
     assert report.pace_s > 0  # the kill moments followed this machine's measured pace
-    assert report.committed_before_kill > 2  # killed mid-game, after stored events
+    assert report.committed_before_kill >= stored + 2  # killed after events of its own
     assert report.lost == 0
     assert report.last_resumed
     assert report.resumed >= 2  # the run after a kill mid-game, and the last run
