@@ -217,3 +217,23 @@ def test_history_reads_a_page_of_games_newest_first(tmp_path: Path) -> None:
         assert [g.game for g in store.history(4, 3)] == [made[0]]
         assert store.history(5, 3) == []
         assert store.game_count() == 5
+
+
+@pytest.mark.parametrize("readonly", [False, True])
+def test_the_page_cache_stays_small_however_large_the_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, readonly: bool
+) -> None:
+    """SQLite's default cache (2 MB a connection) filled over months of play and
+    showed as the app's memory growing: every connection keeps 512 KiB."""
+    from helpers import sqlite_connections
+
+    from storage.store import CACHE_KIB
+
+    data = tmp_path / "games.sqlite"
+    with Store(data) as store:
+        store.new_game(Start(("Ana", "Bo", "Cy"), "incan-gold"))
+    opened = sqlite_connections(monkeypatch)
+    with Store(data, readonly=readonly):
+        (db,) = opened
+        assert CACHE_KIB == 512
+        assert db.execute("PRAGMA cache_size").fetchone()[0] == -512  # KiB, as negative
