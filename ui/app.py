@@ -219,9 +219,14 @@ class CompanionApp(App):
             assert self.sm is not None
             self.sm.add_widget(screen)
             if name == "table":
-                screen.virtual = self.controls.turn_card is not None
-                screen.camera = self.controls.camera
+                self._dress_table(screen)
         return screen
+
+    def _dress_table(self, screen: TableScreen) -> None:
+        """The table screen offers what the controls have: the virtual table's
+        *Turn a card*, and the camera's place (set again once the camera started)."""
+        screen.virtual = self.controls.turn_card is not None
+        screen.camera = self.controls.camera
 
     @property
     def table_screen(self) -> TableScreen:
@@ -259,8 +264,7 @@ class CompanionApp(App):
             _log.exception("starting the camera")
             self.controls = replace(self.controls, start=None, turn_card=None, camera=False)
         if self.sm is not None:
-            self.table_screen.virtual = self.controls.turn_card is not None
-            self.table_screen.camera = self.controls.camera
+            self._dress_table(self.table_screen)
             self.refresh()
 
     def _build_later(self, dt: float = 0.0) -> None:
