@@ -155,45 +155,6 @@ def test_the_language_picked_on_the_device_outranks_the_config(
         i18n.set_language("en")
 
 
-def test_the_cycle_collector_waits_for_the_first_frame(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Off while the app starts (it ran about 110 times there, some 20 ms of
-    the first screen's time), on again from the first frame's hooks."""
-    import gc
-
-    import ui.kivy_setup
-    from incan_companion import cli
-
-    seen: dict[str, bool] = {}
-
-    class App:
-        def __init__(self, games: Any, controls: Any, **options: Any) -> None:
-            seen["app built"] = gc.isenabled()
-            self.controls = controls
-            self.on_first_frame: list[Any] = []
-
-        def run(self) -> None:
-            seen["first frame"] = gc.isenabled()
-            for hook in self.on_first_frame:
-                hook(self)
-            seen["after it"] = gc.isenabled()
-            self.controls.close()
-
-    app_module = types.ModuleType("ui.app")
-    app_module.CompanionApp = App  # type: ignore[attr-defined]
-    app_module.post = direct  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "ui.app", app_module)
-    monkeypatch.setattr(ui.kivy_setup, "configure", lambda **options: None)
-    assert gc.isenabled()
-    assert cli.main(["run", "--data", str(tmp_path / "games.sqlite"), "--buttons", "keyboard",
-                     "--camera", "none"]) == 0
-    assert seen == {"app built": False, "first frame": False, "after it": True}
-    # and a start that fails leaves it on
-    assert cli.main(["run", "--data", str(tmp_path), "--camera", "none"]) == 2
-    assert gc.isenabled()
-
-
 def test_a_damaged_data_file_is_set_aside_and_said(tmp_path: Path) -> None:
     data = tmp_path / "games.sqlite"
     data.write_bytes(b"SQLite format 3\x00" + b"\x00" * 200)

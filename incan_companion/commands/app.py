@@ -8,7 +8,6 @@ Kivy is configured (``KIVY_NO_ARGS`` and the window) before it is imported.
 from __future__ import annotations
 
 import argparse
-import gc
 import json
 import logging
 import os
@@ -116,18 +115,6 @@ def web_option(text: str, addresses: tuple[str, ...]) -> tuple[tuple[str, ...], 
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    # Python's cycle collector ran about 110 times while the app started
-    # (Kivy's modules and ours, the first screen's widgets): some 20 ms before
-    # the first frame, for cycles that hardly exist yet. It waits for the
-    # first frame (the hook below), or for the end if none comes.
-    gc.disable()
-    try:
-        return _run(args)
-    finally:
-        gc.enable()
-
-
-def _run(args: argparse.Namespace) -> int:
     from incan_companion.config import ConfigError, load
 
     try:
@@ -177,7 +164,6 @@ def _run(args: argparse.Namespace) -> int:
                        sounds=SoundBoard(volume=volume, muted=muted),
                        screenshot=Path(args.screenshot) if args.screenshot else None)
     _tell_systemd(app)
-    app.on_first_frame.append(lambda _app: gc.enable())
     if start_history is not None:
         app.on_first_frame.append(start_history)
     if args.quit_after is not None:
