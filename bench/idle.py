@@ -119,7 +119,7 @@ def child(case: str, seconds: float, warmup: float, main_scale: float = MAIN_SCA
                     h, w = main.shape
                     # as the Pi camera does: only the frames the scanner will take
                     self._window = (crop(main, self.spot.at((w, h)), main.shape[1] / 640,
-                                         zoom=self.spot.zoom, reduce=False)
+                                         zoom=self.spot.zoom)
                                     if self._window_wanted() else None)
                     return self.lores[self.index]
 

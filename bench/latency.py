@@ -123,7 +123,7 @@ def child(cards: int, seed: int, window: bool = False) -> dict[str, Any]:
                 h, w = main.shape
                 # as the Pi camera does: only the frames the scanner will take
                 self._window = (crop(main, self.spot.at((w, h)), MAIN_SCALE,
-                                     zoom=self.spot.zoom, reduce=False)
+                                     zoom=self.spot.zoom)
                                 if self._window_wanted() else None)
             self.captured[self.index] = time.perf_counter()
             self.index += 1

@@ -13,7 +13,7 @@ import pytest
 
 from tests.helpers import load_bench
 from vision.decode import Decoder, FrameReads, Read
-from vision.roi import SEARCH_AFTER, Detail, Spot, crop, window_box, zoom_for
+from vision.roi import SEARCH_AFTER, Detail, Spot, _reduce, crop, window_box, zoom_for
 from vision.scanner import STILL_FRAMES, STILL_STRIDE, Scanner
 from vision.sources import FrameSource, NoSource
 
@@ -105,7 +105,7 @@ def test_the_first_zoom_follows_the_mounting_height(px_per_mm: float, zoom: int)
 def test_a_reduced_window_is_the_mean_of_its_blocks_as_an_area_reduction_gives(
         zoom: int) -> None:
     full, _ = frames("T11A", (1000, 600), 10.0)
-    detail = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom)
+    detail = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom).reduced()
     x0, y0, x1, y1 = window_box((1000.0, 600.0), FULL, (640 * zoom, 480 * zoom))
     area = cv2.resize(full[y0:y1, x0:x1], ((x1 - x0) // zoom, (y1 - y0) // zoom),
                       interpolation=cv2.INTER_AREA)
@@ -117,14 +117,15 @@ def test_a_reduced_window_is_the_mean_of_its_blocks_as_an_area_reduction_gives(
 @pytest.mark.parametrize("zoom", [1, 2, 3])
 def test_a_window_only_cut_out_reduces_to_the_same_pixels_when_looked_at(zoom: int) -> None:
     full, _ = frames("T11A", (1000, 600), 10.0)
-    now = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom)
-    cut = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom, reduce=False)
-    assert cut.cut is (zoom > 1) and now.cut is False
+    cut = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom)
+    x0, y0, x1, y1 = window_box((1000.0, 600.0), FULL, (640 * zoom, 480 * zoom))
+    assert cut.cut is (zoom > 1) and np.array_equal(cut.image, full[y0:y1, x0:x1])
     assert cut.image.shape == (min(480 * zoom, FULL[1]), 640 * zoom)  # full resolution still
     later = cut.reduced()
-    assert later.reduced() is later and (later.origin, later.full, later.zoom) == (
-        now.origin, now.full, now.zoom)
-    assert np.array_equal(later.image, now.image)
+    assert later.reduced() is later and not later.cut
+    assert (later.origin, later.full, later.zoom) == ((x0, y0), FULL, zoom)
+    assert np.array_equal(later.image, _reduce(full[y0:y1, x0:x1], zoom) if zoom > 1
+                          else full[y0:y1, x0:x1])
 
 
 def test_the_scanner_reads_a_card_through_a_window_only_cut_out() -> None:
@@ -135,7 +136,7 @@ def test_the_scanner_reads_a_card_through_a_window_only_cut_out() -> None:
     scanner = Scanner(source, placed.append, decoder=Decoder())
     for _ in range(3):
         scanner.process(lores, crop(full, source.spot.at(FULL), FULL[0] / LORES[0],
-                                    zoom=source.spot.zoom, reduce=False))
+                                    zoom=source.spot.zoom))
     assert placed == ["T11A"]
 
 
@@ -158,8 +159,8 @@ class TwoStreams(FrameSource):
 
     def shoot(self, full: np.ndarray, lores: np.ndarray) -> None:
         assert self.spot is not None
-        window = (crop(full, self.spot.at(FULL), FULL[0] / LORES[0], zoom=self.spot.zoom,
-                       reduce=False) if self._window_wanted() else None)
+        window = (crop(full, self.spot.at(FULL), FULL[0] / LORES[0], zoom=self.spot.zoom)
+                  if self._window_wanted() else None)
         self.cut.append(window is not None)
         self._publish(lores, window)
 

@@ -119,16 +119,14 @@ def window_box(centre: Point, full: tuple[int, int],
 
 
 def crop(full: npt.NDArray[np.uint8], centre: Point, scale: float,
-         size: tuple[int, int] = WINDOW, zoom: int = 1, *, reduce: bool = True) -> Detail:
+         size: tuple[int, int] = WINDOW, zoom: int = 1) -> Detail:
     """The window of ``full`` (grey, or a YUV420 buffer's Y plane) around ``centre``,
-    ``zoom`` times ``size`` reduced to ``size``, copied: the camera's buffer goes
-    back to it at once. With ``reduce`` False a wider window is only copied (a
-    :attr:`Detail.cut`), for :meth:`Detail.reduced` when it is looked at."""
+    ``zoom`` times ``size``, copied: the camera's buffer goes back to it at once.
+    A wider window (``zoom`` over 1) is only cut out (a :attr:`Detail.cut`), and
+    :meth:`Detail.reduced` brings it to ``size`` when it is looked at."""
     h, w = full.shape[:2]
     x0, y0, x1, y1 = window_box(centre, (w, h), (size[0] * zoom, size[1] * zoom))
     part = full[y0:y1, x0:x1]
-    if zoom > 1 and reduce:
-        return Detail(_reduce(part, zoom), (x0, y0), (w, h), scale, zoom)
     return Detail(np.ascontiguousarray(part), (x0, y0), (w, h), scale, zoom, cut=zoom > 1)
 
 

@@ -460,7 +460,7 @@ class PiCamera(FrameSource):
                     assert self.spot is not None
                     # cut out only: the scanner reduces the frames it looks at
                     self._window = crop(mapped.array[:mh, :mw], self.spot.at((mw, mh)),
-                                        mw / lw, zoom=self.spot.zoom, reduce=False)
+                                        mw / lw, zoom=self.spot.zoom)
         finally:
             request.release()
         return np.ascontiguousarray(lores)
