@@ -76,9 +76,8 @@ def child(case: str, seconds: float, warmup: float, main_scale: float = MAIN_SCA
                        camera="none", data_file=data)
         table = device.games.new_game(Start(("Ana", "Bo", "Cy", "Dee"), "incan-gold"))
         if case.startswith("table, card"):
-            from vision.roi import Detail, Spot, crop
             from vision.scanner import Scanner
-            from vision.sources import FrameSource, VirtualTable
+            from vision.sources import FrameSource, TwoStreamSource, VirtualTable
 
             virtual = VirtualTable(seed=3, fps=None)
             virtual.place("T9")
@@ -96,7 +95,7 @@ def child(case: str, seconds: float, warmup: float, main_scale: float = MAIN_SCA
                     self.index += 1
                     return images[self.index % len(images)]
 
-            class RestingWindow(FrameSource):
+            class RestingWindow(TwoStreamSource):
                 """The resting card as the Pi camera's two streams (8 frames of noise)."""
 
                 name = "resting, window"
@@ -106,26 +105,16 @@ def child(case: str, seconds: float, warmup: float, main_scale: float = MAIN_SCA
 
                     super().__init__(fps=FPS)
                     self.index = 0
-                    self.spot = Spot()
                     greys = [cv2.cvtColor(im, cv2.COLOR_BGR2GRAY) for im in images[:8]]
                     self.lores = greys
                     self.main = [cv2.resize(g, None, fx=main_scale, fy=main_scale,
                                             interpolation=cv2.INTER_CUBIC) for g in greys]
-                    self._window: Detail | None = None
 
                 def _read(self) -> Any:
                     self.index = (self.index + 1) % len(self.main)
-                    main = self.main[self.index]
-                    h, w = main.shape
-                    # as the Pi camera does: only the frames the scanner will take
-                    self._window = (crop(main, self.spot.at((w, h)), main.shape[1] / 640,
-                                         zoom=self.spot.zoom)
-                                    if self._window_wanted() else None)
+                    if self._window_wanted():  # as the Pi camera does
+                        self._cut(self.main[self.index], main_scale)
                     return self.lores[self.index]
-
-                def _detail(self) -> Detail | None:
-                    window, self._window = self._window, None
-                    return window
 
             source = RestingWindow() if case.endswith("window") else Resting()
             scanner = Scanner(source, device.inbox.card, device.inbox.notice,

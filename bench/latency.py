@@ -72,7 +72,7 @@ def child(cards: int, seed: int, window: bool = False) -> dict[str, Any]:
     from incan_companion.config import Config
     from ui.app import CompanionApp
     from vision.scanner import Scanner
-    from vision.sources import FrameSource, VirtualTable
+    from vision.sources import TwoStreamSource, VirtualTable
 
     # --- the frames, rendered before anything is timed ---------------------------
     virtual = VirtualTable(seed=seed, fps=None)
@@ -91,9 +91,7 @@ def child(cards: int, seed: int, window: bool = False) -> dict[str, Any]:
 
     import cv2
 
-    from vision.roi import Detail, Spot, crop
-
-    class Played(FrameSource):
+    class Played(TwoStreamSource):
         """The rendered frames at 30 fps, each capture time kept by its index.
 
         With ``window``, as a Pi camera gives them: the whole field grey, and a
@@ -108,8 +106,8 @@ def child(cards: int, seed: int, window: bool = False) -> dict[str, Any]:
             super().__init__(fps=FPS)
             self.index = 0
             self.captured: dict[int, float] = {}
-            self.spot = Spot() if window else None
-            self._window: Detail | None = None
+            if not window:
+                self.spot = None
 
         def _read(self) -> Any:
             if self.index >= len(images):
@@ -120,18 +118,11 @@ def child(cards: int, seed: int, window: bool = False) -> dict[str, Any]:
                 image = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
                 main = cv2.resize(image, None, fx=MAIN_SCALE, fy=MAIN_SCALE,
                                   interpolation=cv2.INTER_LINEAR)
-                h, w = main.shape
-                # as the Pi camera does: only the frames the scanner will take
-                self._window = (crop(main, self.spot.at((w, h)), MAIN_SCALE,
-                                     zoom=self.spot.zoom)
-                                if self._window_wanted() else None)
+                if self._window_wanted():  # as the Pi camera does
+                    self._cut(main, MAIN_SCALE)
             self.captured[self.index] = time.perf_counter()
             self.index += 1
             return image
-
-        def _detail(self) -> Detail | None:
-            detail, self._window = self._window, None
-            return detail
 
     # --- the device, with a clock on each stage -----------------------------------
     marks: dict[str, dict[str, float]] = {card: {} for card in rests}

@@ -15,7 +15,7 @@ from tests.helpers import load_bench
 from vision.decode import Decoder, FrameReads, Read
 from vision.roi import SEARCH_AFTER, Detail, Spot, _reduce, crop, window_box, zoom_for
 from vision.scanner import STILL_FRAMES, STILL_STRIDE, Scanner
-from vision.sources import FrameSource, NoSource
+from vision.sources import NoSource, TwoStreamSource
 
 photo = load_bench("photo")
 FULL = (2304, 1296)
@@ -146,7 +146,7 @@ def test_the_window_stays_inside_the_frame() -> None:
     assert window_box((1152.0, 648.0), FULL, (1920, 1440)) == (192, 0, 2112, 1296)
 
 
-class TwoStreams(FrameSource):
+class TwoStreams(TwoStreamSource):
     """A Pi camera's two streams, shot by hand: the window is cut out as
     vision.sources.PiCamera cuts it, only for a frame the scanner will take."""
 
@@ -154,13 +154,12 @@ class TwoStreams(FrameSource):
 
     def __init__(self) -> None:
         super().__init__()
-        self.spot = Spot()
         self.cut: list[bool] = []
 
     def shoot(self, full: np.ndarray, lores: np.ndarray) -> None:
-        assert self.spot is not None
-        window = (crop(full, self.spot.at(FULL), FULL[0] / LORES[0], zoom=self.spot.zoom)
-                  if self._window_wanted() else None)
+        if self._window_wanted():
+            self._cut(full, FULL[0] / LORES[0])
+        window = self._detail()
         self.cut.append(window is not None)
         self._publish(lores, window)
 

@@ -237,6 +237,36 @@ class FrameSource:
             log.warning("%s: close failed: %s", self.name, e)
 
 
+class TwoStreamSource(FrameSource):
+    """A source with two streams of one exposure: the whole field, which is
+    each frame's ``image``, and the sensor's full resolution, of which only a
+    :data:`vision.roi.WINDOW` around :attr:`spot` is kept, as the frame's
+    ``detail``, where the scanner reads stickers (:mod:`vision.roi`).
+
+    A subclass's ``_read`` calls :meth:`_cut` with the full-resolution frame
+    when :meth:`_window_wanted` says the scanner will take it.
+    """
+
+    def __init__(self, fps: float | None = None) -> None:
+        super().__init__(fps=fps)
+        self.spot = Spot()
+        self._window: Detail | None = None
+
+    def _cut(self, main: npt.NDArray[np.uint8], scale: float) -> None:
+        """Cut the window out of ``main``, ``scale`` times the whole field's width,
+        for the frame being read. Only cut out: the scanner reduces what it takes."""
+        from vision.roi import crop
+
+        spot = self.spot
+        assert spot is not None, "a source with no spot has no window to cut"
+        h, w = main.shape[:2]
+        self._window = crop(main, spot.at((w, h)), scale, zoom=spot.zoom)
+
+    def _detail(self) -> Detail | None:
+        window, self._window = self._window, None
+        return window
+
+
 class OpenCVCamera(FrameSource):
     """A V4L2 webcam through OpenCV (``device`` is an index or a /dev/video path)."""
 
@@ -385,7 +415,7 @@ def stream_sizes(sensor: tuple[int, int], width: int = 640) -> tuple[tuple[int, 
     return main, (width, round(width * main[1] / main[0] / 2) * 2)
 
 
-class PiCamera(FrameSource):
+class PiCamera(TwoStreamSource):
     """The Raspberry Pi camera through picamera2, imported only when opened.
 
     With ``detail`` (the default) it runs two streams of one exposure: ``lores``
@@ -404,10 +434,10 @@ class PiCamera(FrameSource):
         self.settings = settings if settings is not None else CameraSettings(size=(width, height))
         self.controls: dict[str, Any] = {}  # what was asked of the camera (for the log)
         self.detail = detail
-        self.spot = Spot() if detail else None
+        if not detail:
+            self.spot = None
         self.sizes: tuple[tuple[int, int], tuple[int, int]] | None = None  # main, lores
         self._cam: Any = None
-        self._window: Detail | None = None
 
     def _open(self) -> None:
         from picamera2 import Picamera2  # type: ignore[import-not-found]
@@ -447,27 +477,17 @@ class PiCamera(FrameSource):
             return np.asarray(self._cam.capture_array("main"), np.uint8)
         from picamera2 import MappedArray
 
-        from vision.roi import crop
-
         (mw, mh), (lw, lh) = self.sizes
         request = self._cam.capture_request()
         try:
             lores = np.asarray(request.make_array("lores"), np.uint8)[:lh, :lw]
             # the main buffer is mapped, not copied: only the window is
-            self._window = None
             if self._window_wanted():
                 with MappedArray(request, "main") as mapped:
-                    assert self.spot is not None
-                    # cut out only: the scanner reduces the frames it looks at
-                    self._window = crop(mapped.array[:mh, :mw], self.spot.at((mw, mh)),
-                                        mw / lw, zoom=self.spot.zoom)
+                    self._cut(mapped.array[:mh, :mw], mw / lw)
         finally:
             request.release()
         return np.ascontiguousarray(lores)
-
-    def _detail(self) -> Detail | None:
-        window, self._window = self._window, None
-        return window
 
     def _close(self) -> None:
         if self._cam is not None:
