@@ -17,8 +17,8 @@ about 30 minutes passes in 1.5 minutes. ``--no-draw`` runs all of it but the
 window's GL drawing, to tell the renderer's memory from the rest. RSS is
 sampled from /proc/self/status. Growth is counted once the app is warm, when
 every seat count and language has been played: the change from then to the
-end, and the slope of a straight line through those samples (MB per 30
-minutes of play). The Python heap (tracemalloc is too slow;
+end (each the median of a minute of samples), and the slope of a straight
+line through those samples (MB per 30 minutes of play). The Python heap (tracemalloc is too slow;
 ``sys.getallocatedblocks``) is reported beside it, so native growth can be
 told from Python's.
 
@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -58,6 +59,10 @@ sys.path.insert(0, str(ROOT))
 NAMES = ("Agnieszka", "Bartłomiej", "Carmen", "Dee", "Eli", "Fumiko", "さくら", "Hal")
 LANGUAGES = ("en", "pl", "es", "ja")
 WARM_GAMES = 6  # 3 to 8 seats, and every language, once
+#: The warm and end figures are the median of the samples over this much play:
+#: one sample moves by several MB with the moment it falls on (just after a
+#: round's end has trimmed the heap, or in the middle of a round).
+SPAN_S = 60.0
 
 
 def rss_mb() -> float:
@@ -335,8 +340,8 @@ def main() -> int:
     # Warm once every seat count and language has been played (games 1 to 6):
     # what is built for the first time is not growth.
     warm = [s for s in samples if s[1] >= WARM_GAMES] or samples
-    first_mb = warm[0][2]
-    last_mb = samples[-1][2]
+    first_mb = statistics.median(s[2] for s in warm if s[0] < warm[0][0] + SPAN_S)
+    last_mb = statistics.median(s[2] for s in warm if s[0] > warm[-1][0] - SPAN_S)
     mb_slope = slope([(s[0], s[2]) for s in warm]) * 1800
     block_slope = slope([(s[0], float(s[3])) for s in warm]) * 1800
     print(f"memory over {args.minutes:g} min of play at {args.speed:g} steps/s: "
@@ -346,8 +351,10 @@ def main() -> int:
         print(f"  empty app reading the camera with the plain libraries: {reader:.1f} MB "
               f"(+{reader - empty:.1f}); the app once warm is +{first_mb - reader:.1f} over it")
     print(f"  app once warm ({WARM_GAMES} games):    {first_mb:6.1f} MB  "
-          f"(+{first_mb - empty:.1f} over empty)")
-    print(f"  app at the end:             {last_mb:6.1f} MB  (+{last_mb - empty:.1f} over empty)")
+          f"(+{first_mb - empty:.1f} over empty; the median of the next {SPAN_S:.0f} s of "
+          f"samples, the first of them {warm[0][2]:.1f} MB)")
+    print(f"  app at the end:             {last_mb:6.1f} MB  (+{last_mb - empty:.1f} over empty;"
+          f" the median of the last {SPAN_S:.0f} s of samples)")
     print(f"  peak:                       {max(s[2] for s in samples):6.1f} MB")
     print("  on the way in:")
     for label, mb, faces in result["stages"]:
