@@ -267,6 +267,14 @@ def test_the_check_can_fail(tmp_path_factory: pytest.TempPathFactory) -> None:
                      "a button lower than 48 dp", "over another text"}, found
 
 
+def test_no_table_text_is_drawn_below_its_size_even_for_a_frame(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    # A cell made at Kivy's default size (15 sp) and sized at the next layout
+    # was drawn once at 15 sp first, opening two font faces for nothing.
+    assert rendered(tmp_path_factory)["small"] == []
+
+
 def test_the_buttons_lead_where_they_say(tmp_path_factory: pytest.TempPathFactory) -> None:
     got = rendered(tmp_path_factory)
     assert got["taps"] == {
@@ -322,7 +330,7 @@ def render(work: Path) -> dict[str, Any]:
     from companion.games import Games
     from companion.memory import MemoryStore
     from ui.app import CompanionApp
-    from ui.round_end_screen import HeaderLabel
+    from ui.round_end_screen import CellLabel, HeaderLabel, ScoreTable
     from ui.widgets import Chart
 
     shots_dir = Path(os.environ.get("INCAN_SHOTS", ROOT / "out" / "screenshots" / "end"))
@@ -335,6 +343,23 @@ def render(work: Path) -> dict[str, Any]:
             EventLoop.idle()
 
     problems: list[dict[str, Any]] = []
+    # A table's texts drawn in any frame below their least size (the check
+    # below sees only the frame it looks at): each such size opens a font face.
+    small: list[str] = []
+
+    def watch(cls: Any, least: float) -> None:
+        drawn = cls.texture_update
+
+        def texture_update(self: Any, *args: Any) -> None:  # Kivy's triggers call it by name
+            if self.text.strip() and self.font_size < sp(least) - 0.01:
+                size = self.font_size / sp(1)
+                small.append(f"{type(self).__name__} {self.text!r} at {size:g} sp")
+            drawn(self, *args)
+
+        cls.texture_update = texture_update
+
+    watch(CellLabel, 18)
+    watch(HeaderLabel, 14)
     cases: list[str] = []
     shots: list[str] = []
     taps: dict[str, str] = {}
@@ -419,6 +444,10 @@ def render(work: Path) -> dict[str, Any]:
             app.game_over_screen.show(game_over_view(flat))
             show(f"{code}-{n}-diamant-round-5", "round_end", shot)
             show(f"{code}-{n}-diamant-final", "game_over", shot)
+    # A table filled before it has a size (a screen just built, not laid out yet).
+    filled = app.round_end_screen.ids.table
+    ScoreTable(size_hint=(None, None), size=(0, 0)).show(filled.columns, filled.rows)
+    frames()
     # The check can fail: a small, low button, too narrow for its text, over the heading
     # and partly off the screen.
     bad = Button(text="a button with far too much text", font_size=sp(12), size_hint=(None, None),
@@ -427,7 +456,8 @@ def render(work: Path) -> dict[str, Any]:
     app.round_end_screen.ids.table.show([], [])
     show("control", "round_end", False)
     app.stop()
-    return {"cases": cases, "problems": problems, "shots": shots, "taps": taps}
+    return {"cases": cases, "problems": problems, "shots": shots, "taps": taps,
+            "small": sorted(set(small))}
 
 
 if __name__ == "__main__":

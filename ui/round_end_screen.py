@@ -98,8 +98,8 @@ def _measured(text: str, font_size: float, bold: bool, lang: str) -> tuple[int, 
     return int(w), int(h)
 
 
-def line_height(font_size: float) -> float:
-    return float(text_size("Ag", font_size, True)[1])
+def line_height(font_size: float, bold: bool = True) -> float:
+    return float(text_size("Ag", font_size, bold)[1])
 
 
 class ScoreTable(Widget):
@@ -132,10 +132,16 @@ class ScoreTable(Widget):
         self.clear_widgets()
         self.columns, self.rows = tuple(columns), tuple(rows)
         self._headers = []
+        # Made at the sizes of the last layout: a label is drawn at the next
+        # frame, which may come before this table is laid out again, and at
+        # Kivy's default size it would open a font face for that one frame.
+        header_size = self._header_size(self.tight)
+        sizes = self._sizes(self.scale)
         for col in self.columns:
             head = None
             if col.header:
-                head = HeaderLabel(text=col.header, color=GREY, size_hint=(None, None))
+                head = HeaderLabel(text=col.header, color=GREY, size_hint=(None, None),
+                                   font_size=header_size)
                 self.add_widget(head)
             self._headers.append(head)
         self._cells = []
@@ -145,7 +151,7 @@ class ScoreTable(Widget):
                 parts = []
                 for part in cell:
                     lab = CellLabel(text=part.text, color=part.colour, size_hint=(None, None),
-                                    bold=self._bold(col, part))
+                                    bold=self._bold(col, part), font_size=sizes[col.kind])
                     self.add_widget(lab)
                     parts.append(lab)
                 labels.append(parts)
@@ -157,6 +163,12 @@ class ScoreTable(Widget):
     @staticmethod
     def _bold(col: Column, part: Part) -> bool:
         return STYLES[col.kind][1] if part.bold is None else part.bold
+
+    @staticmethod
+    def _space(col: Column, size: float) -> int:
+        # The gap between a cell's parts, a space of the column's own weight:
+        # a regular space beside bold numbers would open a font face of its own.
+        return text_size(" ", size, STYLES[col.kind][1])[0]
 
     @staticmethod
     def _text(col: Column, part: Part, tight: bool) -> str:
@@ -174,7 +186,7 @@ class ScoreTable(Widget):
     def _cell_width(self, col: Column, cell: Sequence[Part], size: float, tight: bool) -> float:
         widths = [text_size(self._text(col, p, tight), size, self._bold(col, p))[0]
                   for p in cell]
-        space = 0 if tight else text_size(" ", size, False)[0]
+        space = 0 if tight else self._space(col, size)
         return float(sum(widths) + space * max(0, len(widths) - 1))
 
     def _widths(self, scale: float, tight: bool) -> list[float]:
@@ -191,7 +203,7 @@ class ScoreTable(Widget):
     def _header_height(self, tight: bool) -> float:
         if not any(c.header for c in self.columns):
             return 0.0
-        return line_height(self._header_size(tight))
+        return line_height(self._header_size(tight), bold=False)  # headers are not bold
 
     def _row_height(self, scale: float) -> float:
         sizes = self._sizes(scale)
@@ -272,7 +284,7 @@ class ScoreTable(Widget):
             for c, parts in enumerate(labels):
                 col = self.columns[c]
                 size = sizes[col.kind]
-                space = 0 if tight else text_size(" ", size, False)[0]
+                space = 0 if tight else self._space(col, size)
                 for lab, part in zip(parts, row.cells[c], strict=True):
                     lab.text = self._text(col, part, tight)
                 part_ws = [text_size(lab.text, size, lab.bold)[0] + dp(1) for lab in parts]

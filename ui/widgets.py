@@ -171,13 +171,14 @@ class CardFaceWidget(ButtonBehavior, BoxLayout):
         self._fit_title()
 
     def _fit_title(self) -> None:
-        # A number big; a word as large as the face's width allows, never below READ_SP.
+        # A number big; a word as large as the face's width allows, never below READ_SP,
+        # in sizes other texts use too (each size opens a font face, kept for good).
         if self.title.isdigit():
             self.title_size = sp(30)
             return
         room = self.width - dp(8)
         self.title_size = next(
-            (sp(s) for s in (22, 21, 20, 19) if text_extent(self.title, sp(s), True)[0] <= room),
+            (sp(s) for s in (22, 20, 19) if text_extent(self.title, sp(s), True)[0] <= room),
             sp(READ_SP),
         )
 
