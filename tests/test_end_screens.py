@@ -275,6 +275,12 @@ def test_no_table_text_is_drawn_below_its_size_even_for_a_frame(
     assert rendered(tmp_path_factory)["small"] == []
 
 
+def test_tables_shown_again_leave_no_widget_for_the_cycle_collector(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> None:
+    assert rendered(tmp_path_factory)["left"] == []
+
+
 def test_the_buttons_lead_where_they_say(tmp_path_factory: pytest.TempPathFactory) -> None:
     got = rendered(tmp_path_factory)
     assert got["taps"] == {
@@ -444,6 +450,24 @@ def render(work: Path) -> dict[str, Any]:
             app.game_over_screen.show(game_over_view(flat))
             show(f"{code}-{n}-diamant-round-5", "round_end", shot)
             show(f"{code}-{n}-diamant-final", "game_over", shot)
+    # Tables shown again and again leave nothing for the cycle collector: their
+    # labels are used again (freed in a pass of their own, they paused the app
+    # for a fifth of a second here every few rounds).
+    import gc
+
+    from kivy.uix.widget import Widget
+
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    for n in SEAT_COUNTS:
+        game = session(LONG_NAMES[:n], "incan-gold-2020", whole_game(n)).state
+        app.round_end_screen.show(round_end_view(game))
+        app.game_over_screen.show(game_over_view(game))
+        frames()
+    gc.collect()
+    left = sorted({type(o).__name__ for o in gc.garbage if Widget in type(o).__mro__})
+    gc.set_debug(0)
+    gc.garbage.clear()
     # A table filled before it has a size (a screen just built, not laid out yet).
     filled = app.round_end_screen.ids.table
     ScoreTable(size_hint=(None, None), size=(0, 0)).show(filled.columns, filled.rows)
@@ -457,7 +481,7 @@ def render(work: Path) -> dict[str, Any]:
     show("control", "round_end", False)
     app.stop()
     return {"cases": cases, "problems": problems, "shots": shots, "taps": taps,
-            "small": sorted(set(small))}
+            "small": sorted(set(small)), "left": left}
 
 
 if __name__ == "__main__":

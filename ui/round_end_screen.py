@@ -122,6 +122,12 @@ class ScoreTable(Widget):
         self.rows: tuple[Row, ...] = ()
         self._headers: list[HeaderLabel | None] = []
         self._cells: list[list[list[CellLabel]]] = []
+        # Labels of an earlier show, kept for the next: a round's end and the
+        # final scores each show a new table, and labels made anew every time
+        # were left for the cycle collector to free, a fifth of a second here
+        # (about a second on a Pi 4) every few rounds.
+        self._spare_headers: list[HeaderLabel] = []
+        self._spare_cells: list[CellLabel] = []
         self.scale = 1.0
         self.tight = False
         self.bind(size=self._layout, pos=self._layout)
@@ -129,6 +135,8 @@ class ScoreTable(Widget):
     def show(self, columns: Sequence[Column], rows: Sequence[Row]) -> None:
         if (tuple(columns), tuple(rows)) == (self.columns, self.rows):
             return  # the app shows its views again on every change of the table
+        self._spare_headers += [head for head in self._headers if head is not None]
+        self._spare_cells += [lab for labels in self._cells for parts in labels for lab in parts]
         self.clear_widgets()
         self.columns, self.rows = tuple(columns), tuple(rows)
         self._headers = []
@@ -140,8 +148,9 @@ class ScoreTable(Widget):
         for col in self.columns:
             head = None
             if col.header:
-                head = HeaderLabel(text=col.header, color=GREY, size_hint=(None, None),
-                                   font_size=header_size)
+                head = self._spare_headers.pop() if self._spare_headers else HeaderLabel(
+                    color=GREY, size_hint=(None, None))
+                head.text, head.font_size = col.header, header_size
                 self.add_widget(head)
             self._headers.append(head)
         self._cells = []
@@ -150,8 +159,10 @@ class ScoreTable(Widget):
             for col, cell in zip(self.columns, row.cells, strict=True):
                 parts = []
                 for part in cell:
-                    lab = CellLabel(text=part.text, color=part.colour, size_hint=(None, None),
-                                    bold=self._bold(col, part), font_size=sizes[col.kind])
+                    lab = self._spare_cells.pop() if self._spare_cells else CellLabel(
+                        size_hint=(None, None))
+                    lab.text, lab.color = part.text, part.colour
+                    lab.bold, lab.font_size = self._bold(col, part), sizes[col.kind]
                     self.add_widget(lab)
                     parts.append(lab)
                 labels.append(parts)

@@ -251,18 +251,26 @@ class PathFlow(Layout):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        self._spare: list[PathChip] = []
         for name in ("children", "width", "pos", "spacing", "padding", "room", "slots"):
             self.fbind(name, self._trigger_layout)
 
     def show(self, views: Sequence[PathCardView]) -> None:
         chips = self.chips
         while len(chips) < len(views):
-            chip = PathChip(size_hint=(None, None))
-            chip.bind(on_release=self._tapped)
+            if self._spare:
+                chip = self._spare.pop()
+            else:
+                chip = PathChip(size_hint=(None, None))
+                chip.bind(on_release=self._tapped)
             self.add_widget(chip)
             chips.append(chip)
         while len(chips) > len(views):
-            self.remove_widget(chips.pop())
+            # Kept for the next round: tiles dropped at every round's end were
+            # left for the cycle collector, whose pauses grow with them.
+            chip = chips.pop()
+            self.remove_widget(chip)
+            self._spare.append(chip)
         for chip, view in zip(chips, views, strict=True):
             chip.show(view)
             chip.compact = self.compact
@@ -355,6 +363,7 @@ class Chart(Widget):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self._texts: list[Label] = []
+        self._spare: list[Label] = []
         self.bind(
             size=self._draw, pos=self._draw, series=self._draw, top_value=self._draw
         )
@@ -367,7 +376,11 @@ class Chart(Widget):
         self.series = [list(s) for s in v.series]
 
     def _label(self, text: str, x: float, y: float, anchor: str = "center") -> None:
-        lab = Label(text=text, font_size=sp(HEADER_SP), color=(0.85, 0.85, 0.85, 1))
+        if self._spare:
+            lab = self._spare.pop()
+            lab.text = text
+        else:
+            lab = Label(text=text, font_size=sp(HEADER_SP), color=(0.85, 0.85, 0.85, 1))
         lab.texture_update()
         w, h = lab.texture_size
         lab.size = (w, h)
@@ -377,8 +390,11 @@ class Chart(Widget):
 
     def _draw(self, *args: Any) -> None:
         self.canvas.after.clear()
+        # The axis labels are used again: each drawing made anew left them
+        # for the cycle collector.
         for lab in self._texts:
             self.remove_widget(lab)
+        self._spare += self._texts
         self._texts = []
         # Room for the axis numbers at HEADER_SP: three digits at the left, one
         # line below, half a line above the top one.
