@@ -13,6 +13,7 @@ environment already set): Kivy reads its options when first imported.
 
 from __future__ import annotations
 
+import gc
 import importlib
 import logging
 import os
@@ -169,6 +170,11 @@ class CompanionApp(App):
             register_fonts()  # one font for every language, before the first label
         except Exception:
             _log.exception("fonts")
+        # What exists before the first screen (modules, Kivy's window, the
+        # device) lives as long as the app: the cycle collector stops walking
+        # it, so each of its full passes (and the one a change of language
+        # makes) costs what the screens and the game hold, not the whole heap.
+        gc.freeze()
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
         self._make_screens()
@@ -310,6 +316,12 @@ class CompanionApp(App):
         except Exception:
             _log.exception("fonts")
         self.sm.clear_widgets()
+        # The old screens are freed before the new ones are built: Kivy's
+        # widgets hold one another in cycles, which only the cycle collector
+        # frees, and until then both sets would be in memory at once.
+        del old
+        self._later = {}
+        gc.collect()
         self._make_screens()
         new = self.setup_screen
         for box, text, placeholder in zip(new.name_inputs, typed, placeholders, strict=True):
