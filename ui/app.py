@@ -174,6 +174,8 @@ class CompanionApp(App):
         # device) lives as long as the app: the cycle collector stops walking
         # it, so each of its full passes (and the one a change of language
         # makes) costs what the screens and the game hold, not the whole heap.
+        # (A game resumed at start is frozen with it: if it is dropped for a
+        # new one, whatever of it lies in cycles stays, once, a game's worth.)
         gc.freeze()
         sm = ScreenManager(transition=NoTransition())
         self.sm = sm
