@@ -222,6 +222,21 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
     new_game(games)
     period = 1.0 / fps
     step_at = time.monotonic()
+    # The cycle collector's full passes (a pause of the UI thread each): what
+    # the app drops in reference cycles (Kivy's widgets) is freed only there.
+    import gc
+
+    passes: list[float] = []
+    began = [0.0]
+
+    def collected(phase: str, info: dict[str, int]) -> None:
+        if info["generation"] == 2:
+            if phase == "start":
+                began[0] = time.perf_counter()
+            else:
+                passes.append(time.perf_counter() - began[0])
+
+    gc.callbacks.append(collected)
     start = time.monotonic()
     samples: list[tuple[float, int, float, int]] = []  # (s of play, games, MB, blocks)
     next_sample = start
@@ -269,12 +284,13 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
             app.play.end_bust_hold()
             device.inbox.card(next_card(state, rng))
     samples.append((time.monotonic() - start, games, rss_mb(), sys.getallocatedblocks()))
+    gc.callbacks.remove(collected)
     if scanner is not None:
         scanner.stop()
     app.stop()
     device.close()
     return {"samples": samples, "games": games, "steps": steps, "stages": stages,
-            "faces": font_faces()}
+            "faces": font_faces(), "passes": passes}
 
 
 def slope(points: list[tuple[float, float]]) -> float:
@@ -367,6 +383,11 @@ def main() -> int:
           f"{(samples[-1][0] - warm[0][0]) / 60:.1f} min (a line through the samples: "
           f"{mb_slope:+.1f} MB per 30 min of play); Python heap {block_slope:+.0f} blocks "
           f"per 30 min (from {warm[0][3]} to {samples[-1][3]})")
+    passes = sorted(result["passes"])
+    if passes:
+        print(f"  the cycle collector's full passes: {len(passes)} "
+              f"({len(passes) / args.minutes:.1f} a minute of play), median "
+              f"{statistics.median(passes) * 1000:.0f} ms, longest {passes[-1] * 1000:.0f} ms")
     last_stage_faces = result["stages"][-1][2]
     print(f"  font faces open at the end: {result['faces']} ({last_stage_faces} once warm)")
     return 0
