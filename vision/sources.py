@@ -482,6 +482,7 @@ class PiCamera(TwoStreamSource):
         try:
             lores = np.asarray(request.make_array("lores"), np.uint8)[:lh, :lw]
             # the main buffer is mapped, not copied: only the window is
+            self._window = None  # one cut for a frame that then failed is not handed on
             if self._window_wanted():
                 with MappedArray(request, "main") as mapped:
                     self._cut(mapped.array[:mh, :mw], mw / lw)
