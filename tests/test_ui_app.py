@@ -211,6 +211,27 @@ def test_entering_a_card_by_hand(app: CompanionApp) -> None:
     assert app.table is not None
     assert app.table.state.path[-1].card.startswith("SPIDER")
     assert app.table_screen.event == "Spiders: nothing happens yet; a second one ends the round."
+    # With no camera every card comes through the picker: it is the same one
+    # each time, its faces shown anew, with nothing left for the cycle collector.
+    import gc
+
+    from kivy.uix.widget import Widget
+
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        tap(find_button(app.table_screen, "Enter card"))
+        again = app.picker
+        assert again is picker and again.title == "Which card was turned?"
+        assert [f.title for f in again.faces if f.title == "Spiders"] == ["Spiders"]
+        again.dismiss(animation=False)
+        frames(2)
+        gc.collect()
+        left = {type(o).__name__ for o in gc.garbage if Widget in type(o).__mro__}
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
+    assert left == set()
 
 
 def test_a_refused_card_is_a_notice_not_a_crash(app: CompanionApp) -> None:

@@ -22,27 +22,39 @@ COLUMNS = 6
 
 
 class CardPicker(ModalView):
+    """Built once per language and shown again for every pick (:meth:`show`):
+    with no camera every card is entered here, and a picker made anew each
+    time left its 22 faces for the cycle collector."""
+
     title = StringProperty("")
     empty = StringProperty("")
 
-    def __init__(self, view: PickerView, on_pick: Callable[[str], None], **kwargs: Any) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         kv.load("pieces.kv", "picker.kv")
         super().__init__(**kwargs)
+        self._on_pick: Callable[[str], None] = lambda card: None
+        # Six to a row: a face wide enough for its name at a readable size
+        # (22 cards of Incan Gold in four rows, Diamant's 17 in three).
+        self.ids.faces.cols = COLUMNS
+
+    def show(self, view: PickerView, on_pick: Callable[[str], None]) -> None:
+        """Every tile of ``view`` in its place; a tap on an enabled one calls ``on_pick``."""
         self.title = view.title
         self.empty = view.empty
         self._on_pick = on_pick
         grid = self.ids.faces
-        tiles = view.tiles
-        # Six to a row: a face wide enough for its name at a readable size
-        # (22 cards of Incan Gold in four rows, Diamant's 17 in three).
-        grid.cols = COLUMNS
-        for tile in tiles:
+        faces = self.tiles
+        while len(faces) < len(view.tiles):
             w = CardFaceWidget()
+            w.bind(on_release=self._picked)
+            grid.add_widget(w)
+            faces.append(w)
+        while len(faces) > len(view.tiles):  # a rule set with fewer cards
+            grid.remove_widget(faces.pop())
+        for w, tile in zip(faces, view.tiles, strict=True):
             w.show_face(tile.face)
             w.faded = not tile.enabled
             w.disabled = not tile.enabled
-            w.bind(on_release=self._picked)
-            grid.add_widget(w)
 
     def _picked(self, w: CardFaceWidget) -> None:
         self.dismiss(animation=False)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ui.kivyfree import presenters
+from ui.kivyfree import i18n, presenters
 
 if TYPE_CHECKING:
     from ui.app import CompanionApp
@@ -14,7 +14,8 @@ if TYPE_CHECKING:
 class CardsController:
     def __init__(self, app: CompanionApp) -> None:
         self.app = app
-        self.picker: Any = None
+        self.picker: Any = None  # the picker on show
+        self._kept: tuple[str, Any] | None = None  # the language it was built in, and it
 
     def tap_path_card(self, pos: int) -> None:
         """A card of the path tapped: the cards it may have been instead."""
@@ -43,6 +44,11 @@ class CardsController:
         def picked(card_id: str) -> None:
             on_pick(card_id)
 
-        self.picker = CardPicker(view, picked)
-        self.picker.bind(on_dismiss=lambda *a: setattr(self, "picker", None))
+        language = i18n.language()
+        if self._kept is None or self._kept[0] != language:  # its Cancel is in words
+            picker = CardPicker()
+            picker.bind(on_dismiss=lambda *a: setattr(self, "picker", None))
+            self._kept = (language, picker)
+        self.picker = self._kept[1]
+        self.picker.show(view, picked)
         self.picker.open(animation=False)
