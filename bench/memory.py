@@ -18,9 +18,9 @@ window's GL drawing, to tell the renderer's memory from the rest. RSS is
 sampled from /proc/self/status. Growth is counted once the app is warm, when
 every seat count and language has been played: the change from then to the
 end (each the median of a minute of samples), and the slope of a straight
-line through those samples (MB per 30 minutes of play). The Python heap (tracemalloc is too slow;
-``sys.getallocatedblocks``) is reported beside it, so native growth can be
-told from Python's.
+line through those samples (MB per 30 minutes of play). The Python heap
+(tracemalloc is too slow; ``sys.getallocatedblocks``) is reported beside
+it, so native growth can be told from Python's.
 
 The camera's frames are rendered by the virtual table in a process of their
 own and handed over as a file: on the device a camera gives the frames, and

@@ -25,6 +25,7 @@ from kivy.uix.widget import Widget
 from ui import kv
 from ui.kivyfree.i18n import language
 from ui.kivyfree.presenters import RoundEndView, ScoreColumns
+from ui.widgets import kept_or_new
 
 Colour = tuple[float, float, float, float]
 
@@ -122,10 +123,7 @@ class ScoreTable(Widget):
         self.rows: tuple[Row, ...] = ()
         self._headers: list[HeaderLabel | None] = []
         self._cells: list[list[list[CellLabel]]] = []
-        # Labels of an earlier show, kept for the next: a round's end and the
-        # final scores each show a new table, and labels made anew every time
-        # were left for the cycle collector to free, a fifth of a second here
-        # (about a second on a Pi 4) every few rounds.
+        # Labels of an earlier show, kept for the next (ui.widgets.kept_or_new).
         self._spare_headers: list[HeaderLabel] = []
         self._spare_cells: list[CellLabel] = []
         self.scale = 1.0
@@ -148,8 +146,8 @@ class ScoreTable(Widget):
         for col in self.columns:
             head = None
             if col.header:
-                head = self._spare_headers.pop() if self._spare_headers else HeaderLabel(
-                    color=GREY, size_hint=(None, None))
+                head = kept_or_new(
+                    self._spare_headers, lambda: HeaderLabel(color=GREY, size_hint=(None, None)))
                 head.text, head.font_size = col.header, header_size
                 self.add_widget(head)
             self._headers.append(head)
@@ -159,8 +157,7 @@ class ScoreTable(Widget):
             for col, cell in zip(self.columns, row.cells, strict=True):
                 parts = []
                 for part in cell:
-                    lab = self._spare_cells.pop() if self._spare_cells else CellLabel(
-                        size_hint=(None, None))
+                    lab = kept_or_new(self._spare_cells, lambda: CellLabel(size_hint=(None, None)))
                     lab.text, lab.color = part.text, part.colour
                     lab.bold, lab.font_size = self._bold(col, part), sizes[col.kind]
                     self.add_widget(lab)
