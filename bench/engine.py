@@ -27,6 +27,7 @@ from companion.engine import Phase, RuleError
 from companion.events import Correct, to_line
 from companion.session import Session
 from companion.simulate import random_events
+from incan_companion.paths import SETTLED_S
 
 
 def full_game_log(seed: int) -> list[str]:
@@ -175,8 +176,15 @@ def cli_figures() -> None:
         config = Path(folder) / "config.toml"
         config.write_text('[game]\nlanguage = "en"\nseats = 5\n')
         command = str(Path(sys.executable).with_name("incan-companion"))
-        none = {**os.environ, "INCAN_CONFIG": str(Path(folder) / "none.toml")}
-        configured = {**os.environ, "INCAN_CONFIG": str(config)}
+        own = {**os.environ, "XDG_CACHE_HOME": str(Path(folder) / "cache")}
+        none = {**own, "INCAN_CONFIG": str(Path(folder) / "none.toml")}
+        configured = {**own, "INCAN_CONFIG": str(config)}
+        # As on a device, whose config file was written long before: a file
+        # just written is read in full until it has settled (see
+        # paths.configured_language), and the first command remembers it.
+        time.sleep(SETTLED_S)
+        subprocess.run([sys.executable, command, "replay", str(log)], env=configured,
+                       check=True, capture_output=True)
         runs = {
             "bare python": (["-c", "pass"], none),
             "replay --json": ([command, "replay", str(log), "--json"], none),

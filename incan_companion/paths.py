@@ -6,17 +6,20 @@ is no config file without loading the reader (and its TOML parser).
 
 from __future__ import annotations
 
+import contextlib
 import os
 from pathlib import Path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Container
+    from typing import BinaryIO
 
 __all__ = [
     "CONFIG_ENV",
     "DATA_ENV",
     "configured_language",
+    "default_cache_file",
     "default_config_path",
     "default_data_file",
 ]
@@ -41,24 +44,77 @@ def default_data_file() -> Path:
     return Path(base) / "incan-companion" / "games.sqlite"
 
 
+def default_cache_file(name: str) -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "incan-companion" / name
+
+
+# A config file changed less than this long ago is not remembered: a second
+# edit within one tick of the file system's clock could leave every field of
+# its status as it was (git calls such an entry "racily clean").
+SETTLED_S = 2.0
+
+
 def configured_language(path: Path, known: Container[str]) -> str:
     """The config file's ``[game] language`` if it is one of ``known``, else
     ``""`` (the system's): for a command that prints words and needs nothing
     else of the config. The full reader (:func:`incan_companion.config.load`,
     its checks of every key and the pins) costs a command's start-up a third
-    again; a file it would refuse is reported by the commands that use it."""
+    again; a file it would refuse is reported by the commands that use it.
+
+    The answer is remembered in the cache folder against the file's status:
+    the TOML parser's import alone would add half again to `replay`'s start,
+    and a device's config file changes far less often than commands run."""
     import stat
-    import tomllib
 
     try:
         # Opened without waiting (a FIFO there would hold the command for ever)
         # and read only if it is a regular file.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                return ""
-            game = tomllib.load(f).get("game")
+    except OSError:
+        return ""
+    with os.fdopen(fd, "rb") as f:
+        status = os.fstat(f.fileno())
+        if not stat.S_ISREG(status.st_mode):
+            return ""
+        # ctime, which no program can set back, rather than mtime alone.
+        key = (f"{os.path.abspath(path)}\0{status.st_mtime_ns} {status.st_ctime_ns}"
+               f" {status.st_size} {status.st_ino} {status.st_dev}\0")
+        cache = default_cache_file("config-language")
+        try:
+            remembered = cache.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            remembered = ""
+        if remembered.startswith(key):
+            language = remembered[len(key):]
+            return language if language in known else ""
+        language = _read_language(f, known)
+    import time
+
+    if time.time_ns() - status.st_ctime_ns >= SETTLED_S * 1e9:
+        _remember(cache, key + language)
+    return language
+
+
+def _read_language(f: BinaryIO, known: Container[str]) -> str:
+    import tomllib
+
+    try:
+        game = tomllib.load(f).get("game")
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return ""
     language = game.get("language") if isinstance(game, dict) else None
     return language if isinstance(language, str) and language in known else ""
+
+
+def _remember(cache: Path, text: str) -> None:
+    """Written whole or not at all; a cache that cannot be written only costs
+    the next command the parse."""
+    partial = cache.with_name(f"{cache.name}.{os.getpid()}")
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, cache)
+    except OSError:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)

@@ -73,7 +73,7 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
 
 @pytest.fixture(autouse=True)
 def own_files(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPathFactory) -> None:
-    """No test reads or writes the user's own data or config file: each runs with
+    """No test reads or writes the user's own data, config or cache files: each runs with
     a data file and a (missing) config file of its own, and so do the processes
     it starts. (A test that ran the app without --data locked the user's
     ~/.local/share data file, and another run of the suite found it in use.)"""
@@ -82,3 +82,4 @@ def own_files(monkeypatch: pytest.MonkeyPatch, tmp_path_factory: pytest.TempPath
     monkeypatch.setenv("INCAN_CONFIG", str(home / "config.toml"))
     monkeypatch.setenv("XDG_DATA_HOME", str(home / "data"))
     monkeypatch.setenv("XDG_CONFIG_HOME", str(home / "config"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / "cache"))

@@ -536,6 +536,52 @@ def test_cli_readable_output_follows_the_locale_json_never(tmp_path: Path) -> No
         assert polish.returncode == 0 and "runda 2 z 5" in polish.stdout, (text, polish.stderr)
 
 
+def test_the_configured_language_is_remembered_until_the_file_changes(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import tomllib
+
+    from incan_companion import paths
+
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nlanguage = "es"\n', encoding="utf-8")
+    cache = paths.default_cache_file("config-language")
+    # Just written: a second edit within the clock's tick could look the same,
+    # so the answer is not remembered yet.
+    assert paths.configured_language(config, LANGUAGES) == "es" and not cache.exists()
+    monkeypatch.setattr(paths, "SETTLED_S", 0.0)
+    assert paths.configured_language(config, LANGUAGES) == "es" and cache.exists()
+
+    def no_parse(*_: object) -> object:
+        raise AssertionError("parsed again")
+
+    with monkeypatch.context() as parser:
+        parser.setattr(tomllib, "load", no_parse)
+        assert paths.configured_language(config, LANGUAGES) == "es"  # from the cache
+    # The same size, and the modification time put back: the change is still seen.
+    before = config.stat()
+    config.write_text('[game]\nlanguage = "pl"\n', encoding="utf-8")
+    os.utime(config, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert paths.configured_language(config, LANGUAGES) == "pl"
+    assert paths.configured_language(tmp_path / "other.toml", LANGUAGES) == ""
+    other = tmp_path / "other.toml"
+    other.write_text('[game]\nlanguage = "ja"\n', encoding="utf-8")
+    assert paths.configured_language(other, LANGUAGES) == "ja"
+    assert paths.configured_language(config, LANGUAGES) == "pl"
+    # A cache that is damaged, or cannot be written, costs only the parse.
+    cache.write_bytes(b"\xff\x00garbage")
+    assert paths.configured_language(config, LANGUAGES) == "pl"
+    cache.unlink()
+    cache.parent.chmod(0o500)
+    try:
+        assert paths.configured_language(config, LANGUAGES) == "pl"
+    finally:
+        cache.parent.chmod(0o700)
+    assert list(cache.parent.iterdir()) == [] or os.geteuid() == 0
+    # A language the cache holds but this build lacks is not used.
+    assert paths.configured_language(other, LANGUAGES) == "ja"
+    assert paths.configured_language(other, ("en",)) == ""
+
+
 def test_font_choice_and_the_japanese_fallback(monkeypatch: pytest.MonkeyPatch,
                                                tmp_path: Path) -> None:
     monkeypatch.delenv(fonts.FONT_ENV, raising=False)
