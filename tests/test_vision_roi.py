@@ -105,7 +105,7 @@ def test_the_first_zoom_follows_the_mounting_height(px_per_mm: float, zoom: int)
 def test_a_reduced_window_is_the_mean_of_its_blocks_as_an_area_reduction_gives(
         zoom: int) -> None:
     full, _ = frames("T11A", (1000, 600), 10.0)
-    detail = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom).reduced()
+    detail = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom)
     x0, y0, x1, y1 = window_box((1000.0, 600.0), FULL, (640 * zoom, 480 * zoom))
     area = cv2.resize(full[y0:y1, x0:x1], ((x1 - x0) // zoom, (y1 - y0) // zoom),
                       interpolation=cv2.INTER_AREA)
@@ -115,20 +115,22 @@ def test_a_reduced_window_is_the_mean_of_its_blocks_as_an_area_reduction_gives(
 
 
 @pytest.mark.parametrize("zoom", [1, 2, 3])
-def test_a_window_only_cut_out_reduces_to_the_same_pixels_when_looked_at(zoom: int) -> None:
+def test_a_window_is_reduced_straight_from_the_buffer_into_an_array_of_its_own(
+        zoom: int) -> None:
     full, _ = frames("T11A", (1000, 600), 10.0)
-    cut = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom)
+    before = full.copy()
+    window = crop(full, (1000.0, 600.0), FULL[0] / LORES[0], zoom=zoom)
     x0, y0, x1, y1 = window_box((1000.0, 600.0), FULL, (640 * zoom, 480 * zoom))
-    assert cut.cut is (zoom > 1) and np.array_equal(cut.image, full[y0:y1, x0:x1])
-    assert cut.image.shape == (min(480 * zoom, FULL[1]), 640 * zoom)  # full resolution still
-    later = cut.reduced()
-    assert later.reduced() is later and not later.cut
-    assert (later.origin, later.full, later.zoom) == ((x0, y0), FULL, zoom)
-    assert np.array_equal(later.image, _reduce(full[y0:y1, x0:x1], zoom) if zoom > 1
+    assert (window.origin, window.full, window.zoom) == ((x0, y0), FULL, zoom)
+    assert window.image.shape == ((y1 - y0) // zoom, 640)
+    assert np.array_equal(window.image, _reduce(full[y0:y1, x0:x1].copy(), zoom) if zoom > 1
                           else full[y0:y1, x0:x1])
+    # The camera's buffer is used again for the next frame: the window keeps
+    # nothing of it, and the reduction left it as it was.
+    assert not np.shares_memory(window.image, full) and np.array_equal(full, before)
 
 
-def test_the_scanner_reads_a_card_through_a_window_only_cut_out() -> None:
+def test_the_scanner_reads_a_card_through_a_reduced_window() -> None:
     full, lores = frames("T11A", (1000, 600), 10.0)
     source = NoSource()
     source.spot = Spot(zoom=3)

@@ -171,7 +171,6 @@ class Scanner:
         if detail is None:
             reads = self.decoder.decode(image)
         else:
-            detail = detail.reduced()  # the camera's thread only cut it out
             reads = self.decoder.decode(detail.image, window=True)
             if self.source.spot is not None:
                 self.source.spot.follow(reads, detail, image)

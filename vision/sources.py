@@ -254,7 +254,7 @@ class TwoStreamSource(FrameSource):
 
     def _cut(self, main: npt.NDArray[np.uint8], scale: float) -> None:
         """Cut the window out of ``main``, ``scale`` times the whole field's width,
-        for the frame being read. Only cut out: the scanner reduces what it takes."""
+        for the frame being read (reduced by the spot's zoom, :func:`vision.roi.crop`)."""
         from vision.roi import crop
 
         spot = self.spot
