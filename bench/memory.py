@@ -209,7 +209,12 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
         scanner = Scanner(EmptyTable(), device.inbox.card, device.inbox.notice, None)
         scanner.start()
     rng = random.Random(1)
-    app = CompanionApp(device.games, device.controls())
+    controls = device.controls()
+    if scanner is not None:  # the app knows a camera reads the cards, as on the device
+        from dataclasses import replace
+
+        controls = replace(controls, camera=True)
+    app = CompanionApp(device.games, controls)
     app._run_prepare()
     stage("first screen" + (", camera read" if scanner else ""))
 

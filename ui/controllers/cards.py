@@ -44,11 +44,17 @@ class CardsController:
         def picked(card_id: str) -> None:
             on_pick(card_id)
 
-        language = i18n.language()
-        if self._kept is None or self._kept[0] != language:  # its Cancel is in words
-            picker = CardPicker()
-            picker.bind(on_dismiss=lambda *a: setattr(self, "picker", None))
-            self._kept = (language, picker)
-        self.picker = self._kept[1]
+        # With no camera every card is entered here: the picker is built once
+        # per language (its Cancel is in words) and shown again, since one made
+        # anew for each card left its 22 faces (66 widgets) for the cycle
+        # collector. With a camera a pick is a correction now and then, and a
+        # picker kept between them held 4 to 5 MB for nothing (bench/memory.py).
+        language, keep = i18n.language(), not self.app.controls.camera
+        if keep and self._kept is not None and self._kept[0] == language:
+            self.picker = self._kept[1]
+        else:
+            self.picker = CardPicker()
+            self.picker.bind(on_dismiss=lambda *a: setattr(self, "picker", None))
+            self._kept = (language, self.picker) if keep else None
         self.picker.show(view, picked)
         self.picker.open(animation=False)
