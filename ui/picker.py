@@ -22,9 +22,9 @@ COLUMNS = 6
 
 
 class CardPicker(ModalView):
-    """Built once per language and shown again for every pick (:meth:`show`):
-    with no camera every card is entered here, and a picker made anew each
-    time left its 22 faces for the cycle collector."""
+    """Built without cards and filled by :meth:`show`, so that one picker can
+    be shown again: with no camera, where every card is entered here, the
+    cards controller keeps one per language (see ui.controllers.cards)."""
 
     title = StringProperty("")
     empty = StringProperty("")
