@@ -330,7 +330,7 @@ def render(work: Path) -> dict[str, Any]:
     from kivy.uix.button import Button
     from kivy.uix.label import Label
     from test_screens import _overflow
-    from ui_helpers import find_button
+    from ui_helpers import find_button, widgets_left_for_the_collector
     from ui_helpers import tap as finger
 
     from companion.games import Games
@@ -453,21 +453,12 @@ def render(work: Path) -> dict[str, Any]:
     # Tables shown again and again leave nothing for the cycle collector: their
     # labels are used again (freed in a pass of their own, they paused the app
     # for a fifth of a second here every few rounds).
-    import gc
-
-    from kivy.uix.widget import Widget
-
-    gc.collect()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    for n in SEAT_COUNTS:
-        game = session(LONG_NAMES[:n], "incan-gold-2020", whole_game(n)).state
-        app.round_end_screen.show(round_end_view(game))
-        app.game_over_screen.show(game_over_view(game))
-        frames()
-    gc.collect()
-    left = sorted({type(o).__name__ for o in gc.garbage if Widget in type(o).__mro__})
-    gc.set_debug(0)
-    gc.garbage.clear()
+    with widgets_left_for_the_collector() as left:
+        for n in SEAT_COUNTS:
+            game = session(LONG_NAMES[:n], "incan-gold-2020", whole_game(n)).state
+            app.round_end_screen.show(round_end_view(game))
+            app.game_over_screen.show(game_over_view(game))
+            frames()
     # A table filled before it has a size (a screen just built, not laid out yet).
     filled = app.round_end_screen.ids.table
     ScoreTable(size_hint=(None, None), size=(0, 0)).show(filled.columns, filled.rows)
@@ -481,7 +472,7 @@ def render(work: Path) -> dict[str, Any]:
     show("control", "round_end", False)
     app.stop()
     return {"cases": cases, "problems": problems, "shots": shots, "taps": taps,
-            "small": sorted(set(small)), "left": left}
+            "small": sorted(set(small)), "left": sorted(left)}
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from ui.kivy_setup import configure
 
 configure(quiet=True, fast=True)
 
-from ui_helpers import find_button, frames, tap  # noqa: E402
+from ui_helpers import find_button, frames, tap, widgets_left_for_the_collector  # noqa: E402
 
 from companion.choices import Choice  # noqa: E402
 from companion.engine import Phase, Unplayable  # noqa: E402
@@ -213,27 +213,17 @@ def test_entering_a_card_by_hand(app: CompanionApp, monkeypatch: pytest.MonkeyPa
     assert app.table_screen.event == "Spiders: nothing happens yet; a second one ends the round."
     # With no camera every card comes through the picker: it is the same one
     # each time, its faces shown anew, with nothing left for the cycle collector.
-    import gc
-
-    from kivy.uix.widget import Widget
-
-    gc.collect()
-    gc.set_debug(gc.DEBUG_SAVEALL)
-    try:
+    with widgets_left_for_the_collector() as left:
         tap(find_button(app.table_screen, "Enter card"))
         again = app.picker
         assert again is picker and again.title == "Which card was turned?"
         assert [f.title for f in again.faces if f.title == "Spiders"] == ["Spiders"]
         again.dismiss(animation=False)
         frames(2)
-        gc.collect()
-        left = {type(o).__name__ for o in gc.garbage if Widget in type(o).__mro__}
-    finally:
-        gc.set_debug(0)
-        gc.garbage.clear()
     assert left == set()
     # With a camera a pick is a correction now and then: the picker is freed
     # once it is closed, not kept.
+    import gc
     import weakref
     from dataclasses import replace
 

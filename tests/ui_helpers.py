@@ -6,8 +6,10 @@ it is first imported.
 
 from __future__ import annotations
 
+import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from kivy.base import EventLoop
@@ -31,6 +33,25 @@ def frames_until(done: Callable[[], bool], seconds: float = 5.0) -> None:
     while not done():
         assert time.monotonic() < deadline, "it never happened"
         EventLoop.idle()
+
+
+@contextmanager
+def widgets_left_for_the_collector() -> Iterator[set[str]]:
+    """The names of the widget classes that what runs inside leaves for the
+    cycle collector (dropped in reference cycles), filled on leaving: each is
+    freed only by a full pass, a pause of the UI thread."""
+    from kivy.uix.widget import Widget
+
+    left: set[str] = set()
+    gc.collect()
+    gc.set_debug(gc.DEBUG_SAVEALL)
+    try:
+        yield left
+        gc.collect()
+        left.update(type(o).__name__ for o in gc.garbage if Widget in type(o).__mro__)
+    finally:
+        gc.set_debug(0)
+        gc.garbage.clear()
 
 
 def tap(widget: Any) -> None:
