@@ -6,8 +6,11 @@ next set-up offers the last table.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
+import cv2
+import numpy as np
 import pytest
 
 from ui.kivy_setup import configure
@@ -118,6 +121,41 @@ def test_the_sound_settings_are_kept(app: CompanionApp, store: MemoryStore) -> N
     assert app.games.sound(1.0, False) == (0.6, True)  # what the next start uses
     tap(find_button(app.menu, "Turn on"))
     assert not app.sounds.muted
+
+
+def test_the_rules_reminder_is_clipped_to_its_view_without_the_stencil(
+    app: CompanionApp, tmp_path: Path
+) -> None:
+    """The reminder scrolls inside its view, and nothing of it is drawn below the
+    view: the strip between the view and the menu's edge keeps the menu's own
+    colour. The clip is a scissor at the view's place in the window (a stencil
+    costs a software renderer a shader for each kind of drawing under it)."""
+    from kivy.graphics import StencilPush
+    from kivy.graphics.scissor_instructions import ScissorPush
+
+    from ui.widgets import ClippedScrollView
+
+    menu = menu_on_the_table(app)
+    view = next(w for w in menu.walk() if isinstance(w, ClippedScrollView))
+    menu.rules_text = "\n".join([menu.rules_text] * 3)  # longer than its view, as in some rules
+    frames(3)
+    reminder = view.children[0]
+    assert reminder.height > view.height + 100  # more than it shows: it scrolls
+    instructions = [*view.canvas.before.children, *view.canvas.after.children]
+    assert not any(isinstance(i, StencilPush) for i in instructions)
+    clip = next(i for i in view.canvas.before.children if isinstance(i, ScissorPush))
+    x, y = view.to_window(*view.pos)
+    assert (clip.x, clip.y, clip.width, clip.height) == (
+        round(x), round(y), round(view.width), round(view.height))
+    read = cv2.imread(str(app.save_screenshot(tmp_path / "menu.png")))
+    assert read is not None
+    shot = np.asarray(read, dtype=np.uint8)
+    box = view.parent
+    bottom = shot.shape[0] - round(box.to_window(box.x, box.y)[1])
+    strip = shot[shot.shape[0] - round(y) + 1: bottom - 1, round(x): round(x + view.width)]
+    assert strip.size > 0
+    background = np.array([round(0.14 * 255), round(0.12 * 255), round(0.12 * 255)])  # BGR
+    assert np.abs(strip.astype(int) - background).max() <= 2, "the reminder spills below its view"
 
 
 def test_with_no_audio_output_the_menu_offers_no_volume(app: CompanionApp) -> None:

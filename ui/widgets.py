@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
 from kivy.metrics import dp, sp
 from kivy.properties import (
     BooleanProperty,
@@ -28,6 +29,7 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.layout import Layout
+from kivy.uix.scrollview import ScrollView
 from kivy.uix.widget import Widget
 
 from companion.cards import LONGEST_PATH
@@ -144,6 +146,34 @@ class FlowLabel(Label):
             self.text = japanese_lines(self.whole, room, self.font_size, self.bold)
         else:
             self.text = self.whole
+
+
+class ClippedScrollView(ScrollView):
+    """A ScrollView that clips what it scrolls by the scissor test, not the stencil.
+
+    On a renderer with no GPU (Mesa's llvmpipe, on a desktop or this project's
+    benches) every kind of drawing done under a stencil test is a shader of its
+    own, compiled and kept for the life of the process: the menu's scrolled
+    rules reminder alone held about 4 MB that way (``bench/memory.py``). The
+    scissor test is a plain rectangle in window pixels, which is all a view
+    that is not rotated or scaled needs. Its rule in ``widgets.kv`` replaces
+    the StencilView's and redraws ScrollView's bar.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._clip = ScissorPush()
+        super().__init__(**kwargs)
+        self.canvas.before.add(self._clip)
+        self.canvas.after.insert(0, ScissorPop())
+        self.fbind("pos", self._place_clip)
+        self.fbind("size", self._place_clip)
+        self.fbind("parent", self._place_clip)
+        self._place_clip()
+
+    def _place_clip(self, *args: Any) -> None:
+        x, y = self.to_window(*self.pos)
+        self._clip.x, self._clip.y = round(x), round(y)
+        self._clip.width, self._clip.height = round(self.width), round(self.height)
 
 
 class CardFaceWidget(ButtonBehavior, BoxLayout):
