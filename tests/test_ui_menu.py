@@ -156,6 +156,17 @@ def test_the_rules_reminder_is_clipped_to_its_view_without_the_stencil(
     assert strip.size > 0
     background = np.array([round(0.14 * 255), round(0.12 * 255), round(0.12 * 255)])  # BGR
     assert np.abs(strip.astype(int) - background).max() <= 2, "the reminder spills below its view"
+    # Scrolled to its end, the reminder's first lines pass above the view: the
+    # gap between the view and the heading above it keeps the menu's colour.
+    view.scroll_y = 0
+    frames(3)
+    read = cv2.imread(str(app.save_screenshot(tmp_path / "menu-scrolled.png")))
+    assert read is not None
+    shot = np.asarray(read, dtype=np.uint8)
+    top = shot.shape[0] - round(y + view.height)
+    gap = shot[top - 6: top - 1, round(x): round(x + view.width)]
+    assert gap.size > 0
+    assert np.abs(gap.astype(int) - background).max() <= 2, "the reminder spills above its view"
 
 
 def test_with_no_audio_output_the_menu_offers_no_volume(app: CompanionApp) -> None:
