@@ -488,3 +488,65 @@ def test_only_kivys_cut_buffer_alarm_is_kept_off_the_console() -> None:
     assert not Logger.filter(record("Cutbuffer: Unable to find any valuable Cutbuffer provider"))
     assert Logger.filter(record("Clipboard: Unable to find any valuable Clipboard provider"))
     assert len(Logger.filters) == len({type(f) for f in Logger.filters})
+
+
+def test_a_seat_icon_draws_its_status_alone_in_one_shape(app: CompanionApp, tmp_path: Path) -> None:
+    """Each status is its own shape in its own colour, centred on the icon
+    wherever its row lays it out, and only that shape is drawn: one
+    instruction an icon (each costs a software renderer about 50 KB and a draw
+    every frame), pixel for pixel what five instructions with the other shapes
+    made transparent drew before (compared when it was changed)."""
+    import cv2
+    import numpy as np
+    from kivy.core.window import Window
+    from kivy.graphics import Color, Rectangle
+    from kivy.graphics.instructions import VertexInstruction
+    from kivy.uix.boxlayout import BoxLayout
+
+    from ui.widgets import SEAT_ICON_COLOURS, SeatIcon
+
+    # A row as the table's: it gives the icons their height and place after
+    # they are made, as SeatRow does.
+    row = BoxLayout(size_hint=(None, None), size=(260, 40), pos=(20, 20), spacing=20)
+    with row.canvas.before:
+        Color(0, 0, 0, 1)
+        Rectangle(pos=(0, 0), size=(300, 80))
+    statuses = ("in", "camp", "busted", "")
+    icons = [SeatIcon(size_hint_x=None, width=40) for _ in statuses]
+    for icon, status in zip(icons, statuses, strict=True):
+        icon.status_key = status
+        row.add_widget(icon)
+    Window.add_widget(row)
+    try:
+        def colours_shown() -> list[set[str]]:
+            frames(3)
+            read = cv2.imread(str(app.save_screenshot(tmp_path / "icons.png")))
+            assert read is not None
+            shot = np.asarray(read, dtype=np.int16)
+            height = shot.shape[0]
+            shown = []
+            for icon in icons:
+                # The icon's box and 10 px around it (screen rows count from the top).
+                left, bottom = int(icon.x) - 10, int(icon.y) - 10
+                box = shot[height - bottom - 60: height - bottom, left: left + 60]
+                found = set()
+                for name, (r, g, b, _a) in SEAT_ICON_COLOURS.items():
+                    bgr = np.array([round(b * 255), round(g * 255), round(r * 255)])
+                    rows, cols = np.nonzero(np.abs(box - bgr).max(axis=2) <= 2)
+                    if len(rows) < 60:
+                        continue
+                    found.add(name)
+                    # Centred on the icon, and inside it.
+                    assert abs(left + cols.mean() - icon.center_x) <= 4
+                    assert abs(bottom + 60 - rows.mean() - icon.center_y) <= 4
+                    assert left + cols.min() >= icon.x and left + cols.max() < icon.right
+                shown.append(found)
+            return shown
+
+        assert colours_shown() == [{"in"}, {"camp"}, {"busted"}, set()]
+        for icon in icons:
+            assert sum(isinstance(c, VertexInstruction) for c in icon.canvas.children) == 1
+        icons[0].status_key, icons[2].status_key = "busted", ""  # a seat busts; one is not in play
+        assert colours_shown() == [{"busted"}, {"camp"}, set(), set()]
+    finally:
+        Window.remove_widget(row)

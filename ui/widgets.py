@@ -2,18 +2,19 @@
 
 They hold display properties only; what they show comes from the presenters.
 Layout and looks are in ``widgets.kv`` and ``pieces.kv``; the path's flow, the seat table's
-columns and the chart's lines need arithmetic, so they are done here.
+columns, the seat icons' shapes and the chart's lines need arithmetic, so they are done here.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from kivy.graphics import Color, Line, Rectangle
+from kivy.graphics import Color, Line, Mesh, Rectangle
 from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
 from kivy.metrics import dp, sp
 from kivy.properties import (
@@ -366,6 +367,74 @@ class PathFlow(Layout):
         return list(reversed(self.children))
 
     cards = chips
+
+
+#: A seat icon's colour by its status (SeatIcon).
+SEAT_ICON_COLOURS = {
+    "in": (1.0, 0.62, 0.15, 1.0),  # a flame: in the temple
+    "camp": (0.75, 0.85, 1.0, 1.0),  # a tent: in camp
+    "busted": (1.0, 0.45, 0.4, 1.0),  # a cross
+}
+
+
+def _ellipse(cx: float, cy: float, rx: float, ry: float,
+             segments: int = 180) -> list[tuple[float, float]]:
+    """Points, three a triangle, that fill an ellipse: 180 segments, as Kivy's
+    ``Ellipse`` draws one."""
+    turns = [2 * math.pi * i / segments for i in range(segments + 1)]
+    rim = [(cx + rx * math.cos(t), cy + ry * math.sin(t)) for t in turns]
+    return [p for a, b in itertools.pairwise(rim) for p in ((cx, cy), a, b)]
+
+
+def _stroke(x0: float, y0: float, x1: float, y1: float, half: float) -> list[tuple[float, float]]:
+    """Points, three a triangle, of a straight stroke ``2 * half`` thick with
+    round ends, as Kivy's ``Line(width=half)`` draws one."""
+    length = math.hypot(x1 - x0, y1 - y0)
+    nx, ny = -(y1 - y0) / length * half, (x1 - x0) / length * half
+    a, b, c, d = (x0 + nx, y0 + ny), (x0 - nx, y0 - ny), (x1 - nx, y1 - ny), (x1 + nx, y1 + ny)
+    ends = [*_ellipse(x0, y0, half, half, 24), *_ellipse(x1, y1, half, half, 24)]
+    return [a, b, c, a, c, d, *ends]
+
+
+class SeatIcon(Widget):
+    """The seat's place this round, drawn so it reads the same in every language:
+    a flame (in the temple), a tent (in camp), a cross (busted), nothing else.
+
+    One mesh of the status's shape, not a drawing of every shape with the
+    others made transparent: each drawing instruction holds about 50 KB in a
+    software renderer and is drawn every frame, and a table has eight of these
+    (docs/architecture.md, "What the software renderer holds").
+    """
+
+    status_key = StringProperty("in")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        with self.canvas:
+            self._colour = Color(0, 0, 0, 0)
+            self._mesh = Mesh(mode="triangles")
+        for name in ("pos", "size", "status_key"):
+            self.fbind(name, self._draw)
+        self._draw()
+
+    def _draw(self, *args: Any) -> None:
+        # Not ``self.center``: Kivy caches it, and may not have refreshed it
+        # yet when the size's observers are called.
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2
+        status = self.status_key
+        points: list[tuple[float, float]] = []
+        if status == "in":
+            points = [*_ellipse(cx, cy - dp(3), dp(6), dp(7)),
+                      (cx - dp(6), cy - dp(3)), (cx + dp(6), cy - dp(3)), (cx, cy + dp(11))]
+        elif status == "camp":
+            points = [(cx - dp(11), cy - dp(8)), (cx + dp(11), cy - dp(8)), (cx, cy + dp(10))]
+        elif status == "busted":
+            reach, half = dp(8), dp(2.2)
+            points = [*_stroke(cx - reach, cy - reach, cx + reach, cy + reach, half),
+                      *_stroke(cx - reach, cy + reach, cx + reach, cy - reach, half)]
+        self._colour.rgba = SEAT_ICON_COLOURS.get(status, (0, 0, 0, 0))
+        self._mesh.vertices = [v for x, y in points for v in (x, y, 0.0, 0.0)]
+        self._mesh.indices = list(range(len(points)))
 
 
 class SeatRow(BoxLayout):
