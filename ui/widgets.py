@@ -14,7 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from kivy.graphics import Color, Line, Mesh, Rectangle
+from kivy.graphics import Color, InstructionGroup, Line, Mesh, Rectangle, RoundedRectangle
 from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
 from kivy.metrics import dp, sp
 from kivy.properties import (
@@ -241,6 +241,47 @@ class PathChip(ButtonBehavior, FloatLayout):
     highlight = BooleanProperty(False)
     index = NumericProperty(-1)
     compact = BooleanProperty(False)  # a bust's moment: the odds step aside
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # The bust's ring and the taker's bar show on a few tiles of a round:
+        # each is drawn only while it shows, and made the first time it does. A
+        # drawing instruction holds about 50 KB in a software renderer even
+        # when transparent, and a long path has 30 tiles (docs/architecture.md).
+        self._ring: tuple[InstructionGroup, RoundedRectangle] | None = None
+        self._bar: tuple[InstructionGroup, Color, RoundedRectangle] | None = None
+        for name in ("pos", "size", "highlight", "taker"):
+            self.fbind(name, self._decorate)
+
+    def _decorate(self, *args: Any) -> None:
+        before = self.canvas.before
+        if self.highlight:
+            if self._ring is None:
+                shape = RoundedRectangle(radius=[dp(8)])
+                self._ring = (InstructionGroup(), shape)
+                self._ring[0].add(Color(1, 0.25, 0.2, 1))
+                self._ring[0].add(shape)
+            group, shape = self._ring
+            # Within the path's padding and the space between tiles, under the tile.
+            shape.pos, shape.size = (self.x - dp(2), self.y - dp(2)), (self.width + dp(4),
+                                                                       self.height + dp(4))
+            if group not in before.children:
+                before.insert(0, group)
+        elif self._ring is not None and self._ring[0] in before.children:
+            before.remove(self._ring[0])
+        if self.taker[3] > 0:
+            if self._bar is None:
+                colour, shape = Color(), RoundedRectangle(radius=[dp(4)])
+                self._bar = (InstructionGroup(), colour, shape)
+                self._bar[0].add(colour)
+                self._bar[0].add(shape)
+            group, colour, shape = self._bar
+            colour.rgba = self.taker
+            shape.pos, shape.size = (self.x + dp(3), self.y + dp(3)), (self.width - dp(6), dp(9))
+            if group not in before.children:
+                before.add(group)  # over the tile, under its picture and numbers
+        elif self._bar is not None and self._bar[0] in before.children:
+            before.remove(self._bar[0])
 
     def show(self, view: PathCardView) -> None:
         self.card = view.face.card
