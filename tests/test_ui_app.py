@@ -597,3 +597,33 @@ def test_a_path_tile_draws_its_ring_and_its_bar_only_while_they_show(app: Compan
     assert rounded(chip.canvas.before) == [tile]
     chip.highlight = True  # shown again
     assert rounded(chip.canvas.before) == sorted([ring(200, 100), tile])
+
+
+def test_a_path_tile_holds_only_the_numbers_it_shows(app: CompanionApp) -> None:
+    """A tile's empty numbers (no leftover, no odds, a hazard's value) are out of
+    its widgets, not transparent in them, and come back in their drawing order:
+    the value, then the leftover's badge, then the odds."""
+    from kivy.uix.label import Label
+
+    from ui import kv
+    from ui.widgets import PathChip
+
+    kv.load("pieces.kv")
+    chip = PathChip(size_hint=(None, None), size=(60, 70), pos=(100, 100))
+
+    def numbers() -> list[str]:
+        """The tile's labels in the order they are drawn (Kivy's children run backwards)."""
+        return [w.text for w in reversed(chip.children) if isinstance(w, Label)]
+
+    assert numbers() == []
+    chip.kind, chip.value = "treasure", "7"
+    assert numbers() == ["7"]
+    chip.chance = "12%"
+    chip.gems = "3"  # a leftover, after the odds: still drawn between the value and the odds
+    assert numbers() == ["7", "3", "12%"]
+    chip.compact = True  # a bust's moment: the odds step aside
+    assert numbers() == ["7", "3"]
+    chip.gems, chip.compact = "", False
+    assert numbers() == ["7", "12%"]
+    chip.value = ""  # used again for a hazard
+    assert numbers() == ["12%"]

@@ -253,6 +253,27 @@ class PathChip(ButtonBehavior, FloatLayout):
         for name in ("pos", "size", "highlight", "taker"):
             self.fbind(name, self._decorate)
         self._decorate()
+        # A number with nothing to say (no leftover, no odds, a hazard's value)
+        # is taken out of the tile, not made transparent: Kivy draws a widget
+        # of opacity 0 all the same.
+        # (``__self__``: the labels themselves, not kv's weak proxies, since
+        # out of the tree nothing else holds them.)
+        ids = self.ids
+        self._numbers = [ids.tile_value.__self__, ids.tile_gems.__self__,
+                         ids.tile_chance.__self__]
+        for label in self._numbers:  # in the order they are drawn
+            label.fbind("text", self._place_numbers)
+        self._place_numbers()
+
+    def _place_numbers(self, *args: Any) -> None:
+        for label in self._numbers:
+            if not label.text and label.parent is self:
+                self.remove_widget(label)
+        for i, label in enumerate(self._numbers):
+            if label.text and label.parent is None:
+                # Children run from the last drawn: in front of those drawn after it.
+                later = sum(1 for other in self._numbers[i + 1:] if other.parent is self)
+                self.add_widget(label, index=later)
 
     def _decorate(self, *args: Any) -> None:
         before = self.canvas.before
