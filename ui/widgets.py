@@ -247,7 +247,7 @@ class PathChip(ButtonBehavior, FloatLayout):
         # The bust's ring and the taker's bar show on a few tiles of a round:
         # each is drawn only while it shows, and made the first time it does. A
         # drawing instruction holds about 50 KB in a software renderer even
-        # when transparent, and a long path has 30 tiles (docs/architecture.md).
+        # when transparent, and the longest path has 26 tiles (docs/architecture.md).
         self._ring: tuple[InstructionGroup, RoundedRectangle] | None = None
         self._bar: tuple[InstructionGroup, Color, RoundedRectangle] | None = None
         for name in ("pos", "size", "highlight", "taker"):
