@@ -216,6 +216,39 @@ class CardFaceWidget(ButtonBehavior, BoxLayout):
         )
 
 
+class _Shown:
+    """A coloured rounded rectangle in a canvas only while it shows: made the
+    first time it does, taken out when it no longer does (not left there
+    transparent: a drawing instruction holds about 50 KB in a software
+    renderer all the same)."""
+
+    def __init__(self, radius: float) -> None:
+        self.radius = radius
+        self.made: tuple[InstructionGroup, Color, RoundedRectangle] | None = None
+
+    def place(self, canvas: InstructionGroup, rgba: Sequence[float] | None,
+              pos: tuple[float, float], size: tuple[float, float], *, under: bool) -> None:
+        """Show it at ``pos``, ``size`` in ``rgba`` (first in ``canvas`` if
+        ``under``, else last), or take it out where ``rgba`` is None."""
+        if rgba is None:
+            if self.made is not None and self.made[0] in canvas.children:
+                canvas.remove(self.made[0])
+            return
+        if self.made is None:
+            colour, shape = Color(), RoundedRectangle(radius=[self.radius])
+            group = InstructionGroup()
+            group.add(colour)
+            group.add(shape)
+            self.made = (group, colour, shape)
+        group, colour, shape = self.made
+        colour.rgba, shape.pos, shape.size = rgba, pos, size
+        if group not in canvas.children:
+            if under:
+                canvas.insert(0, group)
+            else:
+                canvas.add(group)
+
+
 class PathChip(ButtonBehavior, FloatLayout):
     """One card of the path as a tile of the path's fixed size (:class:`PathFlow`):
     its picture (a treasure's gems, a hazard, an artifact), its number, and
@@ -244,12 +277,9 @@ class PathChip(ButtonBehavior, FloatLayout):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        # The bust's ring and the taker's bar show on a few tiles of a round:
-        # each is drawn only while it shows, and made the first time it does. A
-        # drawing instruction holds about 50 KB in a software renderer even
-        # when transparent, and the longest path has 26 tiles (docs/architecture.md).
-        self._ring: tuple[InstructionGroup, RoundedRectangle] | None = None
-        self._bar: tuple[InstructionGroup, Color, RoundedRectangle] | None = None
+        # The bust's ring and the taker's bar show on a few tiles of a round,
+        # and the longest path has 26 tiles (docs/architecture.md).
+        self._ring, self._bar = _Shown(dp(8)), _Shown(dp(4))
         for name in ("pos", "size", "highlight", "taker"):
             self.fbind(name, self._decorate)
         self._decorate()
@@ -276,34 +306,13 @@ class PathChip(ButtonBehavior, FloatLayout):
                 self.add_widget(label, index=later)
 
     def _decorate(self, *args: Any) -> None:
-        before = self.canvas.before
-        if self.highlight:
-            if self._ring is None:
-                shape = RoundedRectangle(radius=[dp(8)])
-                self._ring = (InstructionGroup(), shape)
-                self._ring[0].add(Color(1, 0.25, 0.2, 1))
-                self._ring[0].add(shape)
-            group, shape = self._ring
-            # Within the path's padding and the space between tiles, under the tile.
-            shape.pos, shape.size = (self.x - dp(2), self.y - dp(2)), (self.width + dp(4),
-                                                                       self.height + dp(4))
-            if group not in before.children:
-                before.insert(0, group)
-        elif self._ring is not None and self._ring[0] in before.children:
-            before.remove(self._ring[0])
-        if self.taker[3] > 0:
-            if self._bar is None:
-                colour, shape = Color(), RoundedRectangle(radius=[dp(4)])
-                self._bar = (InstructionGroup(), colour, shape)
-                self._bar[0].add(colour)
-                self._bar[0].add(shape)
-            group, colour, shape = self._bar
-            colour.rgba = self.taker
-            shape.pos, shape.size = (self.x + dp(3), self.y + dp(3)), (self.width - dp(6), dp(9))
-            if group not in before.children:
-                before.add(group)  # over the tile, under its picture and numbers
-        elif self._bar is not None and self._bar[0] in before.children:
-            before.remove(self._bar[0])
+        # The ring within the path's padding and the space between tiles, under
+        # the tile; the bar over the tile, under its picture and numbers.
+        x, y, w, h = self.x, self.y, self.width, self.height
+        self._ring.place(self.canvas.before, (1, 0.25, 0.2, 1) if self.highlight else None,
+                         (x - dp(2), y - dp(2)), (w + dp(4), h + dp(4)), under=True)
+        self._bar.place(self.canvas.before, self.taker if self.taker[3] > 0 else None,
+                        (x + dp(3), y + dp(3)), (w - dp(6), dp(9)), under=False)
 
     def show(self, view: PathCardView) -> None:
         self.card = view.face.card
