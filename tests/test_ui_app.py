@@ -553,9 +553,9 @@ def test_a_seat_icon_draws_its_status_alone_in_one_shape(app: CompanionApp, tmp_
 
 
 def test_a_path_tile_draws_its_ring_and_its_bar_only_while_they_show(app: CompanionApp) -> None:
-    """The bust's red ring and the taker's bar are drawn on the tiles that show
-    them, and taken off a tile used again for a card that has neither (the
-    path keeps its tiles from round to round)."""
+    """The bust's red ring (under the tile) and the taker's bar (over it) are
+    drawn on the tiles that show them, and taken off a tile used again for a
+    card that has neither (the path keeps its tiles from round to round)."""
     from typing import Any
 
     from kivy.graphics import RoundedRectangle
@@ -568,14 +568,15 @@ def test_a_path_tile_draws_its_ring_and_its_bar_only_while_they_show(app: Compan
     chip = PathChip(size_hint=(None, None), size=(60, 70), pos=(100, 100))
 
     def rounded(group: Any) -> list[tuple[float, ...]]:
-        """The rounded rectangles under the tile's picture, as (x, y, w, h)."""
+        """The rounded rectangles under the tile's picture, as (x, y, w, h), in
+        the order they are drawn."""
         found: list[tuple[float, ...]] = []
         for c in group.children:
             if isinstance(c, RoundedRectangle):
                 found.append(tuple(round(v, 3) for v in (*c.pos, *c.size)))
             elif hasattr(c, "children"):
                 found += rounded(c)
-        return sorted(found)
+        return found
 
     def ring(x: float, y: float) -> tuple[float, ...]:
         return tuple(round(v, 3) for v in (x - dp(2), y - dp(2), 60 + dp(4), 70 + dp(4)))
@@ -587,16 +588,16 @@ def test_a_path_tile_draws_its_ring_and_its_bar_only_while_they_show(app: Compan
     assert rounded(chip.canvas.before) == [tile]  # the tile alone
     chip.highlight = True
     chip.taker = (0.2, 0.6, 1.0, 1.0)
-    assert rounded(chip.canvas.before) == sorted([ring(100, 100), tile, bar(100, 100)])
+    assert rounded(chip.canvas.before) == [ring(100, 100), tile, bar(100, 100)]  # under, over
     chip.pos = (200, 100)  # the ring and the bar follow the tile
     frames(1)  # the kv rule moves the tile at the next frame
     tile = (200, 100, 60, 70)
-    assert rounded(chip.canvas.before) == sorted([ring(200, 100), tile, bar(200, 100)])
+    assert rounded(chip.canvas.before) == [ring(200, 100), tile, bar(200, 100)]
     chip.highlight = False
     chip.taker = (0, 0, 0, 0)
     assert rounded(chip.canvas.before) == [tile]
     chip.highlight = True  # shown again
-    assert rounded(chip.canvas.before) == sorted([ring(200, 100), tile])
+    assert rounded(chip.canvas.before) == [ring(200, 100), tile]
 
 
 def test_a_path_tile_holds_only_the_numbers_it_shows(app: CompanionApp) -> None:
