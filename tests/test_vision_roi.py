@@ -196,3 +196,74 @@ def test_a_still_scene_has_only_the_frames_the_scanner_takes_cut_out() -> None:
         shoot(*frames("T11A", (1300, 700), 5.0, seed=i))
     assert source.cut[still:] == [False, False, True, True]
     assert placed == ["T11A"] and None not in taken
+
+
+def test_a_resting_cards_window_is_judged_by_its_thumbnail_and_not_cut_out() -> None:
+    # A camera low over the table (12 px a module, the window reduced 3 times):
+    # reducing a 1920x1440 window for every frame taken of a still scene was
+    # most of a resting card's cost there (bench/idle.py --main-scale 3.6).
+    source = TwoStreams()
+    assert source.spot is not None
+    source.spot.zoom = 3
+    placed: list[str] = []
+    scanner = Scanner(source, placed.append, decoder=Decoder())
+    taken: list[Detail] = []
+    real = scanner.process
+
+    def process(image: np.ndarray, detail: Detail | None = None) -> list:
+        assert detail is not None
+        taken.append(detail)
+        return real(image, detail)
+
+    scanner.process = process  # type: ignore[method-assign]
+    for i in range(STILL_FRAMES + 12):  # the card comes to rest, fresh noise in each frame
+        source.shoot(*frames("T11A", (1152, 648), 10.0, seed=i))
+        scanner.step(timeout=0)
+        assert scanner.last is not None and scanner.last.cards == ("T11A",)
+    assert placed == ["T11A"]
+    # read in the middle, read again where the window moved to (centred on
+    # the card), then only looked at
+    assert [d.image is not None for d in taken] == [True, True] + [False] * (len(taken) - 2)
+    assert len({d.origin for d in taken[1:]}) == 1
+    for d in taken:
+        assert d.zoom == 3 and d.extent == (640, 432) and d.thumb is not None
+        assert d.thumb.shape == (432 // 16, 640 // 16)  # as the window's own would be
+    # Another card put down in its place changes the blocks under the symbol:
+    # its window is cut out and read (the scanner takes one frame in three of
+    # a still scene: the first it takes shows the new card).
+    before = len(taken)
+    for i in range(STILL_STRIDE + 2):
+        source.shoot(*frames("SPIDER2", (1152, 648), 10.0, seed=50 + i))
+        scanner.step(timeout=0)
+    assert placed == ["T11A", "SPIDER2"]
+    assert taken[before].image is not None and scanner.last.cards == ("SPIDER2",)
+
+
+def test_a_window_left_uncut_that_had_to_be_read_is_read_in_the_next_frame() -> None:
+    full, _ = frames("T11A", (1300, 700), 5.0)
+    scale = FULL[0] / LORES[0]
+    decoder = Decoder()
+    first = crop(full, (1300.0, 700.0), scale, look=decoder.wants)
+    assert first.image is not None  # nothing seen yet: wanted
+    assert decoder.decode(first.image, window=True, thumb=first.thumb).cards == ("T11A",)
+    again = crop(frames("T11A", (1300, 700), 5.0, seed=1)[0], (1300.0, 700.0), scale,
+                 look=decoder.wants)
+    assert again.image is None and again.extent == (640, 480)
+    kept = decoder.decode(None, window=True, thumb=again.thumb)
+    assert kept.skipped and kept.cards == ("T11A",)
+    # The decoder's memory changes between the camera's look and the decode
+    # (forgotten, as when the camera reopens): the frame is passed over, and
+    # the next one is cut out and read.
+    passed = crop(frames("T11A", (1300, 700), 5.0, seed=2)[0], (1300.0, 700.0), scale,
+                  look=decoder.wants)
+    assert passed.image is None
+    decoder.reset()
+    over = decoder.decode(None, window=True, thumb=passed.thumb)
+    assert over.skipped and over.cards == ()
+    after = crop(frames("T11A", (1300, 700), 5.0, seed=3)[0], (1300.0, 700.0), scale,
+                 look=decoder.wants)
+    assert after.image is not None
+    read = decoder.decode(after.image, window=True, thumb=after.thumb)
+    assert not read.skipped and read.cards == ("T11A",)
+    with pytest.raises(ValueError, match="no frame to decode"):
+        Decoder().decode(None, window=True)

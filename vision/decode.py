@@ -27,7 +27,10 @@ cards; everything else is kept as a foreign read so the tracker can say
 (Reed-Solomon: level H on the QR, Q on the Micro QR), and nothing here guesses.
 
 Skipping work (a still camera sees the same scene for seconds): a 40x30
-thumbnail of the frame is compared with the last decoded one.
+thumbnail of the frame is compared with the last decoded one.  A camera with a
+full-resolution window takes the thumbnail before it cuts the window and asks
+:meth:`Decoder.wants` whether the pixels are needed at all: a still scene's
+window is then never cut out of the camera's buffer (:func:`vision.roi.crop`).
 
 * Nothing read and the scene unchanged: the frame is not decoded, except 1
   and 3 frames later (sensor noise can make an unread sticker readable, e.g.
@@ -357,21 +360,48 @@ class Decoder:
         self._last = None
         self._age = self._tries = 0
 
-    def decode(self, frame: npt.NDArray[Any], *, window: bool = False) -> FrameReads:
+    def wants(self, thumb: Gray) -> bool:
+        """Whether the next frame, whose :func:`thumbnail` is ``thumb``, would be
+        decoded: False when it would be skipped as unchanged.
+
+        Asked from the camera's thread before it cuts a window out of its
+        buffer: it reads the last frame's memory (one object, replaced whole)
+        and changes nothing.
+        """
+        return not self.skip_unchanged or _look(self._last, thumb)[0] != _KEEP
+
+    def decode(self, frame: npt.NDArray[Any] | None, *, window: bool = False,
+               thumb: Gray | None = None) -> FrameReads:
         """All codes read in ``frame`` (grey, BGR or BGRA uint8).
 
         ``window``: the frame is a full-resolution window (:mod:`vision.roi`),
         where modules are 3.5 px or more.  There the crops read 1 frame in 169
         that the whole window did not (``bench/photo.py --capture``) and were
         most of the cost: they are tried only on the retries of an unread scene.
+
+        ``thumb``: the frame's :func:`thumbnail`, taken already (a window's is
+        taken from the camera's full resolution).  ``frame`` may then be None,
+        where :meth:`wants` said it would be skipped: the last reads are given
+        again.  Should the scene need decoding after all (the memory changed
+        in between, as after :meth:`reset`), the frame is passed over unread:
+        the memory is left as it was, so the next frame, judged against it,
+        is cut out and decoded.
         """
         t0 = time.perf_counter()
-        thumb: Gray | None = None
+        if frame is None and (thumb is None or not self.skip_unchanged):
+            raise ValueError("no frame to decode, and no thumbnail to keep the last reads by")
         if self.skip_unchanged:
-            thumb = _thumbnail(frame)
+            if thumb is None:
+                assert frame is not None
+                thumb = thumbnail(frame)
             kept = self._unchanged(thumb)
+            if kept is None and frame is None:  # passed over: the next frame is judged anew
+                kept = self._last.reads if self._last is not None else ()
             if kept is not None:
                 return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
+        else:
+            thumb = None
+        assert frame is not None  # a frame passed over has returned above
         age, tries = (self._age, self._tries) if thumb is not None else (0, 0)
         self._age = self._tries = 0
         gray = to_gray(frame)
@@ -419,22 +449,10 @@ class Decoder:
         frames anyway.
         """
         last = self._last
-        # cv2.norm gives the largest difference in one call, with no array in
-        # between: a still scene's look runs on a thread that has just woken,
-        # where each layer of numpy costs many times what it does in a loop.
-        if (
-            last is None
-            or last.thumb.shape != thumb.shape
-            or cv2.norm(last.thumb, thumb, cv2.NORM_INF) > UNCHANGED_LEVELS
-        ):
+        verdict, skipped = _look(last, thumb)
+        if last is None or verdict == _NEW:
             return None
-        skipped = last.skipped + 1
-        if any(r.card for r in last.reads):
-            if skipped >= REFRESH_EVERY or not _same_symbols(last.thumb, thumb, last.symbols):
-                return None
-            self._last = replace(last, skipped=skipped)
-            return last.reads
-        if skipped >= last.wait:
+        if verdict == _RETRY:
             self._age, self._tries = last.age + skipped, last.tries + 1
             return None
         self._last = replace(last, skipped=skipped)
@@ -526,17 +544,51 @@ def _next_wait(age: int, anything: bool) -> int:
     return EAGER_EVERY if age < EAGER_FRAMES else RETRY_EVERY
 
 
-def _thumbnail(frame: npt.NDArray[Any]) -> Gray:
+def thumbnail(frame: npt.NDArray[Any], zoom: int = 1) -> Gray:
     """A 16x smaller grey frame: each pixel the mean of 16 samples of a 16x16 block.
 
     Sampling every 4th pixel first (nearest) makes it cost a fifth of a grey
     conversion of the whole frame, which is what a skipped frame must not pay.
+    ``zoom``: ``frame`` is a full-resolution part that a window reduces
+    ``zoom`` times (:func:`vision.roi.crop`); its thumbnail is the window's,
+    sampled from the part itself, so a still scene is judged without the
+    window being made. Its pixels are not the window's means of ``zoom`` x
+    ``zoom`` blocks but single pixels, noisier, so it takes four times the
+    samples (every ``2 * zoom``-th pixel: 64 a block): a resting card's
+    fresh noise then moves it no more than a window's own thumbnail.
     """
-    h, w = frame.shape[:2]
-    sampled = cv2.resize(frame, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
+    h, w = frame.shape[0] // zoom, frame.shape[1] // zoom
+    step = 4 if zoom == 1 else 2
+    sampled = cv2.resize(frame, (max(1, w // step), max(1, h // step)),
+                         interpolation=cv2.INTER_NEAREST)
     small = to_gray(np.asarray(sampled, np.uint8))
     return _gray(cv2.resize(small, (max(1, w // 16), max(1, h // 16)),
                             interpolation=cv2.INTER_AREA))
+
+
+#: What a look at a frame's thumbnail finds (:func:`_look`): a scene to decode
+#: as new, an unread scene due for a retry, or one to keep unread.
+_NEW, _RETRY, _KEEP = "new", "retry", "keep"
+
+
+def _look(last: _Memory | None, thumb: Gray) -> tuple[str, int]:
+    """What :meth:`Decoder._unchanged` does with ``thumb`` after ``last``, and
+    the count of unchanged frames it makes; changes nothing."""
+    # cv2.norm gives the largest difference in one call, with no array in
+    # between: a still scene's look runs on a thread that has just woken,
+    # where each layer of numpy costs many times what it does in a loop.
+    if (
+        last is None
+        or last.thumb.shape != thumb.shape
+        or cv2.norm(last.thumb, thumb, cv2.NORM_INF) > UNCHANGED_LEVELS
+    ):
+        return _NEW, 0
+    skipped = last.skipped + 1
+    if any(r.card for r in last.reads):
+        if skipped >= REFRESH_EVERY or not _same_symbols(last.thumb, thumb, last.symbols):
+            return _NEW, 0
+        return _KEEP, skipped
+    return (_RETRY if skipped >= last.wait else _KEEP), skipped
 
 
 def _symbols(thumb: Gray, reads: Sequence[Read]) -> tuple[tuple[int, int, int, int], ...]:

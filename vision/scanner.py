@@ -88,6 +88,9 @@ class Scanner:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_frame_time = time.monotonic()
+        if source.spot is not None and self.decoder.skip_unchanged:
+            # The camera asks before it cuts a window out: a still scene's is not.
+            source.spot.look = self.decoder.wants
 
     # -- thread ----------------------------------------------------------
     def start(self) -> None:
@@ -171,7 +174,7 @@ class Scanner:
         if detail is None:
             reads = self.decoder.decode(image)
         else:
-            reads = self.decoder.decode(detail.image, window=True)
+            reads = self.decoder.decode(detail.image, window=True, thumb=detail.thumb)
             if self.source.spot is not None:
                 self.source.spot.follow(reads, detail, image)
         self.last = reads

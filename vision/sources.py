@@ -260,7 +260,7 @@ class TwoStreamSource(FrameSource):
         spot = self.spot
         assert spot is not None, "a source with no spot has no window to cut"
         h, w = main.shape[:2]
-        self._window = crop(main, spot.at((w, h)), scale, zoom=spot.zoom)
+        self._window = crop(main, spot.at((w, h)), scale, zoom=spot.zoom, look=spot.look)
 
     def _detail(self) -> Detail | None:
         window, self._window = self._window, None
