@@ -88,9 +88,10 @@ class Scanner:
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
         self._last_frame_time = time.monotonic()
-        if source.spot is not None and self.decoder.skip_unchanged:
+        spot = getattr(source, "spot", None)  # a source of whole frames may have none
+        if spot is not None and self.decoder.skip_unchanged:
             # The camera asks before it cuts a window out: a still scene's is not.
-            source.spot.look = self.decoder.wants
+            spot.look = self.decoder.wants
 
     # -- thread ----------------------------------------------------------
     def start(self) -> None:
