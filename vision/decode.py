@@ -396,6 +396,7 @@ class Decoder:
                 thumb = thumbnail(frame)
             kept = self._unchanged(thumb)
             if kept is None and frame is None:  # passed over: the next frame is judged anew
+                self._age = self._tries = 0  # a retry's count is set again by that judgement
                 kept = self._last.reads if self._last is not None else ()
             if kept is not None:
                 return FrameReads(kept, (time.perf_counter() - t0) * 1000.0, skipped=True)
