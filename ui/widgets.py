@@ -450,9 +450,9 @@ SEAT_ICON_COLOURS = {
 
 
 def _ellipse(cx: float, cy: float, rx: float, ry: float,
-             segments: int = 180) -> list[tuple[float, float]]:
-    """Points, three a triangle, that fill an ellipse: 180 segments, as Kivy's
-    ``Ellipse`` draws one."""
+             segments: int) -> list[tuple[float, float]]:
+    """Points, three a triangle, that fill an ellipse of ``segments`` slices
+    (Kivy's ``Ellipse`` draws 180; a small one looks the same with fewer)."""
     turns = [2 * math.pi * i / segments for i in range(segments + 1)]
     rim = [(cx + rx * math.cos(t), cy + ry * math.sin(t)) for t in turns]
     return [p for a, b in itertools.pairwise(rim) for p in ((cx, cy), a, b)]
