@@ -84,12 +84,13 @@ class Detail:
     scale: float
     zoom: int = 1  # full-resolution pixels a window pixel across (an area reduced)
     thumb: npt.NDArray[np.uint8] | None = field(default=None, repr=False)
-    size: tuple[int, int] = (0, 0)  # width and height in window pixels, when image is None
+    size: tuple[int, int] = (0, 0)  # width and height in window pixels (crop sets it)
 
     @property
     def extent(self) -> tuple[int, int]:
-        """The window's width and height in window pixels."""
-        if self.image is None:
+        """The window's width and height in window pixels: ``size``, or for a
+        window made from its image alone (``size`` left at 0 x 0) the image's."""
+        if self.image is None or self.size != (0, 0):
             return self.size
         h, w = self.image.shape[:2]
         return w, h
