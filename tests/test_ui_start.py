@@ -103,3 +103,26 @@ def test_a_text_field_starts_no_process_for_a_cut_buffer() -> None:
     assert clipboard.CutBuffer is None
     probes = ("kivy.core.clipboard.clipboard_xclip", "kivy.core.clipboard.clipboard_xsel")
     assert [m for m in probes if m in sys.modules] == []
+
+
+def test_the_cycle_collector_is_quiet_until_the_first_frame_then_as_python_has_it() -> None:
+    """What exists when the app begins (modules, the config) is frozen out of
+    the collector's walks, and its young passes come every START_THRESHOLD new
+    objects instead of every 700 until the first frame; then Python's own
+    thresholds again, whatever they were."""
+    import gc
+
+    from incan_companion.heap import START_THRESHOLD, collect_less_until_drawn
+
+    before = gc.get_threshold()
+    frozen = gc.get_freeze_count()
+    gc.set_threshold(700, 11, 12)
+    try:
+        collect_normally = collect_less_until_drawn()
+        assert gc.get_threshold() == (START_THRESHOLD, 11, 12) == (10_000, 11, 12)
+        assert gc.get_freeze_count() > frozen
+        collect_normally()
+        assert gc.get_threshold() == (700, 11, 12)
+    finally:
+        gc.unfreeze()
+        gc.set_threshold(*before)

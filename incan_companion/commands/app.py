@@ -134,6 +134,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     opener = ThreadPoolExecutor(max_workers=1, thread_name_prefix="open-data-file")
     opening = opener.submit(open_or_set_aside, data if data is not None else config.data_file)
     opener.shutdown(wait=False)
+    from incan_companion.heap import collect_less_until_drawn
+
+    collect_normally = collect_less_until_drawn()  # until the first frame
     from ui.kivy_setup import configure
 
     configure(fullscreen=args.fullscreen)
@@ -164,6 +167,7 @@ def cmd_run(args: argparse.Namespace) -> int:
                        sounds=SoundBoard(volume=volume, muted=muted),
                        screenshot=Path(args.screenshot) if args.screenshot else None)
     _tell_systemd(app)
+    app.on_first_frame.append(lambda app: collect_normally())
     if start_history is not None:
         app.on_first_frame.append(start_history)
     if args.quit_after is not None:
