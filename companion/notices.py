@@ -83,6 +83,9 @@ class NotACard:
 
 @dataclass(frozen=True)
 class TwoCardsInView:
+    """Two or more cards under the camera at once: none is taken until one is
+    moved away."""
+
     cards: tuple[str, ...]
 
 
@@ -132,7 +135,7 @@ class HeldDropped:
 
 @dataclass(frozen=True)
 class NothingToUndo:
-    pass
+    """An undo with nothing left to take back."""
 
 
 @dataclass(frozen=True)

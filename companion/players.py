@@ -24,6 +24,8 @@ COLOURS = (
 
 @dataclass(frozen=True)
 class Player:
+    """A name the table keeps between games, with the colour it plays in."""
+
     id: int
     name: str
     colour: str  # "#rrggbb"

@@ -54,6 +54,9 @@ class SeatResult:
 
 @dataclass(frozen=True)
 class GameSummary:
+    """One game as the history and the statistics read it: its rule set,
+    whether it was played to its end, and each seat's result."""
+
     rules: str
     finished: bool
     seats: tuple[SeatResult, ...]
@@ -187,6 +190,9 @@ class HeadToHead:
 
 @dataclass(frozen=True)
 class PlayerStats:
+    """One player over the finished games they sat at, and against each other
+    player they met there."""
+
     player: str
     games: int  # finished games played
     wins: int

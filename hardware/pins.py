@@ -32,6 +32,8 @@ USABLE_GPIO = range(2, 28)
 
 @dataclass(frozen=True)
 class SeatPins:
+    """One seat's GPIO pins (BCM numbers): its torch and camp buttons and its LED."""
+
     torch: int
     camp: int
     led: int

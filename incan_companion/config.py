@@ -69,6 +69,8 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class CameraConfig:
+    """The config file's ``[camera]``: which camera, and a webcam's device and size."""
+
     source: SourceKind = SourceKind.AUTO
     device: int = 0
     width: int = 640
@@ -107,6 +109,8 @@ def web_address(text: str) -> str:
 
 @dataclass(frozen=True)
 class Config:
+    """What the config file sets, each setting at its default where the file is silent."""
+
     seats: int = DEFAULT_SEATS
     rules: str = DEFAULT_RULES
     language: str = ""

@@ -20,6 +20,9 @@ __all__ = ["GameInfo", "LogTables"]
 
 @dataclass(frozen=True)
 class GameInfo:
+    """A stored game: its number, when it was started, and how many events it
+    holds (undone ones and undos included)."""
+
     id: int
     created: str
     events: int
