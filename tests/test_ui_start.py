@@ -126,3 +126,48 @@ def test_the_cycle_collector_is_quiet_until_the_first_frame_then_as_python_has_i
     finally:
         gc.unfreeze()
         gc.set_threshold(*before)
+
+
+#: ``incan-companion run`` with the collector's quiet start watched: the
+#: thresholds it set, and whether they came back by the time the app stopped.
+QUIET_START = """
+import gc, sys
+import incan_companion.heap as heap
+seen = []
+made = heap.collect_less_until_drawn
+
+def watched():
+    collect_normally = made()
+    seen.append(gc.get_threshold())
+    def back():
+        collect_normally()
+        seen.append(gc.get_threshold())
+    return back
+
+heap.collect_less_until_drawn = watched
+from incan_companion import cli
+code = cli.main(sys.argv[1:])
+print("seen", seen, "end", gc.get_threshold(), "code", code)
+"""
+
+
+def test_the_app_starts_with_the_collector_quiet_and_gives_it_back_at_its_first_frame(
+    tmp_path: Path,
+) -> None:
+    import os
+    import sys
+
+    from helpers import paced, run
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "PYTHONPATH": str(root), "KIVY_HOME": str(tmp_path / "kivy"),
+           "INCAN_CONFIG": str(tmp_path / "none.toml")}
+    done = run([sys.executable, "-c", QUIET_START, "run", "--buttons", "keyboard",
+                "--camera", "none", "--data", str(tmp_path / "games.sqlite"),
+                # time for the first frame and the tick after it, where the
+                # first frame's hooks run (0.1 s ends the app before them)
+                "--quit-after", f"{paced(1.0):.2f}"], text=True, cwd=root, env=env, seconds=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "incan-companion: first screen" in done.stderr  # the hooks ran
+    python = (700, 10, 10)
+    assert f"seen [(10000, 10, 10), {python}] end {python} code 0" in done.stdout
