@@ -16,7 +16,13 @@ from ui.kivy_setup import configure
 
 configure(quiet=True, fast=True)
 
-from ui_helpers import find_button, frames, tap, widgets_left_for_the_collector  # noqa: E402
+from ui_helpers import (  # noqa: E402
+    find_button,
+    frames,
+    frames_until,
+    tap,
+    widgets_left_for_the_collector,
+)
 
 from companion.choices import Choice  # noqa: E402
 from companion.engine import Phase, Unplayable  # noqa: E402
@@ -131,8 +137,12 @@ def test_setup_screen_starts_a_game(app: CompanionApp) -> None:
     tap(find_button(setup, "Start"))
     assert setup.problem == "Two seats are called Dee."
     setup.ids.name4.text = "Eli"
+    # A tapped button stays down for Kivy's min_state_time (35 ms): the
+    # screenshot shows the screen after the refusal, not the touch's moment.
+    start = find_button(setup, "Start")
+    frames_until(lambda: start.state == "normal")
     shot(app, "1-setup")
-    tap(find_button(setup, "Start"))
+    tap(start)
     assert app.sm.current == "table"
     assert app.table is not None
     assert [s.name for s in app.table.state.seats] == ["Ana", "Bo", "Cy", "Dee", "Eli"]
