@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from tests.helpers import load_bench
-from vision.decode import Decoder, FrameReads, Read
+from vision.decode import Decoder, FrameReads, Read, thumbnail
 from vision.roi import SEARCH_AFTER, Detail, Spot, _reduce, crop, window_box, zoom_for
 from vision.scanner import STILL_FRAMES, STILL_STRIDE, Scanner
 from vision.sources import NoSource, TwoStreamSource
@@ -267,3 +267,26 @@ def test_a_window_left_uncut_that_had_to_be_read_is_read_in_the_next_frame() -> 
     assert not read.skipped and read.cards == ("T11A",)
     with pytest.raises(ValueError, match="no frame to decode"):
         Decoder().decode(None, window=True)
+
+
+def test_a_window_passed_over_on_its_retry_leaves_no_retry_to_the_next_scene() -> None:
+    """A frame passed over when its unread scene was due a retry does not pass
+    that retry on: the next new scene's first decode is a first decode, which
+    in a window looks for no regions; its own retry does."""
+    rng = np.random.default_rng(4)
+    empty = np.clip(rng.normal(90, 6, (480, 640)), 0, 255).astype(np.uint8)
+    # Modules strewn at random: sticker-like to the region search, no code to read.
+    strewn = empty.copy()
+    strewn[165:315, 245:395] = np.kron(rng.integers(0, 2, (25, 25)) * 220 + 20,
+                                       np.ones((6, 6))).astype(np.uint8)
+    decoder = Decoder()
+    first = decoder.decode(empty, window=True, thumb=thumbnail(empty))
+    assert first.reads == () and first.candidates == ()
+    # An unread window is retried on the next unchanged frame; this one comes
+    # without its pixels (the camera's look said no), so it is passed over.
+    over = decoder.decode(None, window=True, thumb=thumbnail(empty))
+    assert over.skipped and over.reads == ()
+    new = decoder.decode(strewn, window=True, thumb=thumbnail(strewn))
+    assert not new.skipped and new.reads == () and new.candidates == ()
+    retried = decoder.decode(strewn, window=True, thumb=thumbnail(strewn))
+    assert not retried.skipped and retried.reads == () and len(retried.candidates) >= 1
