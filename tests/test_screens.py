@@ -203,6 +203,15 @@ def test_every_state_is_played_and_shown(
             assert shot.is_file() and shot.stat().st_size > 5000, shot
 
 
+@pytest.mark.parametrize(("code", "seats"), RUNS)
+def test_no_screen_or_window_loads_kivys_theme_images(
+    reports: dict[tuple[str, int], dict[str, Any]], code: str, seats: int
+) -> None:
+    got = reports[(code, seats)]
+    assert "error" not in got, got.get("error")
+    assert got["theme_images"] == []
+
+
 #: What each check's failures say.
 FAILED = {
     "text": "texts not wholly visible",
@@ -778,6 +787,18 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
 
     font = register_fonts()
 
+    # Kivy's theme images: none may load (ui.widgets.NameInput says why).
+    import kivy.atlas
+
+    theme_images: list[str] = []
+    atlas_init = kivy.atlas.Atlas.__init__
+
+    def atlas_loaded(atlas: Any, filename: str) -> None:
+        theme_images.append(Path(filename).name)
+        atlas_init(atlas, filename)
+
+    kivy.atlas.Atlas.__init__ = atlas_loaded  # type: ignore[method-assign]
+
     from kivy.core.window import Window
 
     from companion.choices import Choice
@@ -1181,7 +1202,7 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.stop()
     return {"font": font.name if font else "", "language": i18n.language(),
             "states": states, "failures": failures, "layout": layout, "colours": colours,
-            "path": path}
+            "path": path, "theme_images": theme_images}
 
 
 if __name__ == "__main__":

@@ -14,15 +14,15 @@ from typing import Any
 
 from kivy.factory import Factory
 from kivy.properties import StringProperty
-from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.kivyfree.presenters import ChoiceView
+from ui.widgets import OverWindow
 
 __all__ = ["ChoiceOddsWindow"]
 
 
-class ChoiceOddsWindow(ModalView):
+class ChoiceOddsWindow(OverWindow):
     title = StringProperty("")
     model = StringProperty("")
 

@@ -14,11 +14,11 @@ from typing import Any
 from kivy.clock import Clock
 from kivy.factory import Factory
 from kivy.properties import BooleanProperty, ListProperty, NumericProperty, StringProperty
-from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.kivyfree.i18n import LANGUAGES, language
 from ui.kivyfree.presenters import SEAT_KINDS, LogPage, ReviewView, review_working, seat_kind_label
+from ui.widgets import OverWindow
 
 __all__ = ["LOG_PAGE", "BotSeats", "Confirm", "GameMenu", "ReviewPanel", "RoundLog", "SwingsPanel"]
 
@@ -32,7 +32,7 @@ CHOSEN = (0.85, 0.62, 0.1, 1)  # the language in use: the set-up screen's gold
 CHOSEN_TEXT = (0.1, 0.08, 0.02, 1)
 
 
-class GameMenu(ModalView):
+class GameMenu(OverWindow):
     rules_text = StringProperty("")
     volume = NumericProperty(0.8)
     muted = BooleanProperty(False)
@@ -63,7 +63,7 @@ class GameMenu(ModalView):
             self.ids.languages.add_widget(button)
 
 
-class RoundLog(ModalView):
+class RoundLog(OverWindow):
     """The game card by card (the round log), a round a page under its heading,
     opened on the round on the table.
 
@@ -90,7 +90,7 @@ class RoundLog(ModalView):
         self.can_go_later = self.page < len(self.pages) - 1
 
 
-class Confirm(ModalView):
+class Confirm(OverWindow):
     """A question with two answers; ``on_yes`` runs only on the yes."""
 
     question = StringProperty("")
@@ -109,7 +109,7 @@ class Confirm(ModalView):
         self._on_yes()
 
 
-class ReviewPanel(ModalView):
+class ReviewPanel(OverWindow):
     """The game-over review: each seat's score, its choices against the odds and
     its luck with the cards, one row a seat, every figure whole on screen.
 
@@ -173,7 +173,7 @@ class ReviewPanel(ModalView):
         self.swings.open(animation=False)
 
 
-class SwingsPanel(ModalView):
+class SwingsPanel(OverWindow):
     """One seat's largest swings (the decisions where torch and camp were worth
     the most apart), and which model of the other seats valued them; a tap on
     Next seat turns to the next seat, Back returns to the review."""
@@ -204,7 +204,7 @@ class SwingsPanel(ModalView):
             box.add_widget(Factory.SwingCell(whole=line))
 
 
-class BotSeats(ModalView):
+class BotSeats(OverWindow):
     """The set-up's bot seats: a row per seat, its name and a button that makes it
     a person or a bot of each strategy in turn. ``kinds`` is changed in place
     and ``on_done(kinds)`` is called when the table is done."""

@@ -18,7 +18,6 @@ from typing import Any
 from kivy.factory import Factory
 from kivy.graphics.texture import Texture
 from kivy.properties import BooleanProperty, StringProperty
-from kivy.uix.modalview import ModalView
 
 from companion.notices import Failed, Reason, Step
 from companion.table import Table
@@ -27,6 +26,7 @@ from ui.kivyfree.controls import PhonesControl
 from ui.kivyfree.i18n import _
 from ui.kivyfree.notice_words import notice_text
 from ui.kivyfree.presenters import SEAT_COLOURS, TableView, clipped_name
+from ui.widgets import OverWindow
 
 __all__ = ["PhonesWindow", "qr_texture", "with_phones"]
 
@@ -70,7 +70,7 @@ def qr_texture(text: str) -> Any:
     return texture
 
 
-class PhonesWindow(ModalView):
+class PhonesWindow(OverWindow):
     """The Phones window over the table; ``shown`` is the link of the code on show."""
 
     on = BooleanProperty(False)

@@ -12,16 +12,15 @@ from collections.abc import Callable
 from typing import Any
 
 from kivy.properties import StringProperty
-from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.kivyfree.presenters import PickerView
-from ui.widgets import CardFaceWidget
+from ui.widgets import CardFaceWidget, OverWindow
 
 COLUMNS = 6
 
 
-class CardPicker(ModalView):
+class CardPicker(OverWindow):
     """Built without cards and filled by :meth:`show`, so that one picker can
     be shown again: with no camera, where every card is entered here, the
     cards controller keeps one per language (see ui.controllers.cards)."""

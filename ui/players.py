@@ -17,7 +17,6 @@ from kivy.metrics import dp, sp
 from kivy.properties import BooleanProperty, ListProperty, StringProperty
 from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.button import Button
-from kivy.uix.modalview import ModalView
 
 from ui import kv
 from ui.keyboard import NameKeyboard
@@ -25,6 +24,7 @@ from ui.kivyfree.i18n import _, language, text_width
 from ui.kivyfree.presenters import MAX_NAME_COLUMNS, clipped_name
 from ui.kivyfree.presenters.chips import PLAYERS_PAGE, Chip, page_text, pages
 from ui.kivyfree.words import name_full
+from ui.widgets import OverWindow
 
 __all__ = ["PlayerChip", "PlayersStrip", "PlayersWindow", "RenamePlayer"]
 
@@ -99,7 +99,7 @@ class PlayersStrip(BoxLayout):
         App.get_running_app().players.open()
 
 
-class PlayersWindow(ModalView):
+class PlayersWindow(OverWindow):
     """Every remembered player, a page at a time. A tap seats or unseats a
     player; in renaming a tap asks for the new name; in merging the first tap
     picks the spelling to drop, the second the one to keep."""
@@ -174,7 +174,7 @@ class PlayersWindow(ModalView):
         return problem
 
 
-class RenamePlayer(ModalView):
+class RenamePlayer(OverWindow):
     """A player's new name, typed on the docked on-screen keyboard."""
 
     old = StringProperty("")

@@ -30,7 +30,9 @@ from kivy.uix.boxlayout import BoxLayout
 from kivy.uix.floatlayout import FloatLayout
 from kivy.uix.label import Label
 from kivy.uix.layout import Layout
+from kivy.uix.modalview import ModalView
 from kivy.uix.scrollview import ScrollView
+from kivy.uix.textinput import TextInput
 from kivy.uix.widget import Widget
 
 from companion.cards import LONGEST_PATH
@@ -147,6 +149,27 @@ class FlowLabel(Label):
             self.text = japanese_lines(self.whole, room, self.font_size, self.bold)
         else:
             self.text = self.whole
+
+
+# Kivy's theme images are one 512x512 atlas: the first widget that draws one
+# of them loads it, and its texture (a megabyte) stays for good, with its
+# loading on the way to the first screen. Kivy's own rules draw them before a
+# .kv rule of ours can set another image, so these classes start without them.
+
+
+class NameInput(TextInput):
+    """A player's name field: flat colours and a drawn border (``setup.kv``)."""
+
+    background_normal = StringProperty("")
+    background_active = StringProperty("")
+    background_disabled_normal = StringProperty("")
+
+
+class OverWindow(ModalView):
+    """A window over a screen (the menu, the picker...): its frame is its
+    ``background_color`` alone."""
+
+    background = StringProperty("")
 
 
 class ClippedScrollView(ScrollView):
