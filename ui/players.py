@@ -118,7 +118,7 @@ class PlayersWindow(OverWindow):
         on_merge: Callable[[int, int, str, str], None],
         **kwargs: Any,
     ) -> None:
-        kv.load("players.kv")
+        kv.load("players.kv", "players_window.kv")
         super().__init__(**kwargs)
         self._on_seat, self._on_rename, self._on_merge = on_seat, on_rename, on_merge
         self.page = 0
@@ -181,7 +181,7 @@ class RenamePlayer(OverWindow):
     problem = StringProperty("")
 
     def __init__(self, old: str, on_done: Callable[[str], str], **kwargs: Any) -> None:
-        kv.load("players.kv")
+        kv.load("setup.kv", "players_window.kv")  # its name field is the set-up screen's
         super().__init__(**kwargs)
         self.old = old
         self._on_done = on_done
