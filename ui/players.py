@@ -181,7 +181,7 @@ class RenamePlayer(OverWindow):
     problem = StringProperty("")
 
     def __init__(self, old: str, on_done: Callable[[str], str], **kwargs: Any) -> None:
-        kv.load("setup.kv", "players_window.kv")  # its name field is the set-up screen's
+        kv.load("players_window.kv")
         super().__init__(**kwargs)
         self.old = old
         self._on_done = on_done

@@ -158,7 +158,7 @@ class FlowLabel(Label):
 
 
 class NameInput(TextInput):
-    """A player's name field: flat colours and a drawn border (``setup.kv``)."""
+    """A player's name field: flat colours and a drawn border (``widgets.kv``)."""
 
     background_normal = StringProperty("")
     background_active = StringProperty("")
