@@ -352,6 +352,32 @@ def test_a_resumed_choice_says_who_chooses_again(app: CompanionApp) -> None:
     assert not any(r.chosen for r in app.table_screen.ids.seats.children)
 
 
+def test_releasing_memory_frees_what_lies_in_reference_cycles_first() -> None:
+    """Kivy's dropped widgets lie in reference cycles: only the cycle collector
+    frees them, and what is not freed cannot be handed back."""
+    import gc
+    import weakref
+
+    from incan_companion.heap import release_free_memory
+
+    class Dropped:  # a widget and its bindings, in small
+        me: Dropped
+
+    was_on = gc.isenabled()
+    gc.disable()  # no pass of Python's own between the drop and the release
+    try:
+        dropped = Dropped()
+        dropped.me = dropped
+        gone = weakref.ref(dropped)
+        del dropped
+        assert gone() is not None  # unreachable, not yet freed
+        release_free_memory()
+        assert gone() is None
+    finally:
+        if was_on:
+            gc.enable()
+
+
 def test_a_rounds_end_hands_the_free_heap_back_once(
     app: CompanionApp, clock: VirtualClock, device: Device
 ) -> None:

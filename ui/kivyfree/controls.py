@@ -64,8 +64,9 @@ class Controls:
     ``start``: what the first screen did not wait for (the camera); the app
     calls it once, after its first frame, and goes on with the controls it
     returns. ``phones``: the LAN pages for phones (None: not built).
-    ``release_memory``: hands the process's free heap pages back to the
-    system; the app calls it when a round ends.
+    ``release_memory``: frees what the app dropped in reference cycles and
+    hands the process's free heap pages back to the system; the app calls it
+    when a round ends.
     """
 
     key: Callable[[str], bool] = _no_key
