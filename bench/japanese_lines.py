@@ -40,7 +40,7 @@ WIDTH, SIZE = 300, 20
 
 
 def texts() -> list[str]:
-    po = i18n.LOCALE_DIR / "ja" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+    po = Path(i18n.LOCALE_DIR) / "ja" / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
     with po.open("rb") as fp:
         catalogue = read_po(fp, locale="ja")
     said = []

@@ -142,10 +142,10 @@ def _use_configured_language() -> None:
     A config file that cannot be read is not this step's business (the
     command that needs it reports it), so it then falls back to the system's.
     """
-    from incan_companion.paths import configured_language, default_config_path
+    from incan_companion.paths import config_file_name, configured_language
     from ui.kivyfree import i18n
 
-    path = default_config_path()
+    path = config_file_name()
     # No file (a desktop's usual case): the system's, without reading anything.
     i18n.set_language(configured_language(path, i18n.LANGUAGES) if os.path.lexists(path) else "")
 

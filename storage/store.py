@@ -13,6 +13,7 @@ power loss; ``FULL`` syncs the WAL on every commit.
 from __future__ import annotations
 
 import logging
+import os
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
@@ -48,7 +49,7 @@ class Store(HistoryTables, PlayerTables, SettingsTables):
     """
 
     def __init__(
-        self, path: str | Path, *, readonly: bool = False, clock: WallClock = utc_now
+        self, path: str | os.PathLike[str], *, readonly: bool = False, clock: WallClock = utc_now
     ) -> None:
         self.path = Path(path)
         self.readonly = readonly

@@ -196,8 +196,18 @@ def test_every_command_is_listed_by_the_module_that_registers_it() -> None:
         }
 
 
-def _modules_after(args: list[str], prefixes: tuple[str, ...]) -> list[str]:
-    """Our modules (by name prefix) that ``incan-companion ARGS`` has imported once done."""
+def _modules_after(
+    args: list[str],
+    prefixes: tuple[str, ...],
+    *,
+    site: bool = True,
+    env: dict[str, str] | None = None,
+) -> list[str]:
+    """The modules (by name prefix) that ``incan-companion ARGS`` has imported once done.
+
+    ``site=False``: with no ``site`` module, so none of what this venv's
+    editable install loads at every start (pathlib among it), as on a
+    device's install; our packages are found from the checkout."""
     code = (
         "import contextlib, io, sys; from incan_companion import cli\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
@@ -205,8 +215,9 @@ def _modules_after(args: list[str], prefixes: tuple[str, ...]) -> list[str]:
         "    except SystemExit: pass\n"
         f"print(sorted(m for m in sys.modules if m.startswith({prefixes!r})))"
     )
-    done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True,
-                          cwd=ROOT, timeout=paced(60), check=True)  # fmt: skip
+    python = [sys.executable] if site else [sys.executable, "-S"]
+    done = subprocess.run([*python, "-c", code, *args], capture_output=True, text=True, cwd=ROOT,
+                          env=env, timeout=paced(60), check=True)  # fmt: skip
     return list(json.loads(done.stdout.replace("'", '"')))
 
 
@@ -254,3 +265,27 @@ def test_help_is_as_wide_as_argparse_makes_it(
 def test_replay_json_imports_no_words_and_no_shutil() -> None:
     loaded = _modules_after(["replay", str(EXAMPLE), "--json"], ("shutil", "ui", "babel"))
     assert loaded == []
+
+
+@pytest.mark.parametrize("json_output", [True, False], ids=["json", "words"])
+@pytest.mark.parametrize("configured", [False, True], ids=["no-config", "config"])
+def test_replay_never_loads_pathlib(tmp_path: Path, json_output: bool, configured: bool) -> None:
+    config = tmp_path / "config.toml"
+    if configured:
+        config.write_text('[game]\nlanguage = "es"\n')
+    env = {**os.environ, "INCAN_CONFIG": str(config), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    args = ["replay", str(EXAMPLE), *(["--json"] if json_output else [])]
+    loaded = _modules_after(args, ("pathlib", "fnmatch", "urllib"), site=False, env=env)
+    assert loaded == []
+    # ...and the same command, with pathlib's import refused, still answers.
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", "import sys; sys.modules['pathlib'] = None\n"
+         "from incan_companion import cli; sys.exit(cli.main(sys.argv[1:]))", *args],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=paced(60),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    if json_output:
+        assert json.loads(done.stdout) == engine.to_json(replay_log(EXAMPLE).state)
+    else:
+        said = "ronda 2 de 5" if configured else "round 2 of 5"
+        assert said in done.stdout, done.stdout

@@ -31,7 +31,7 @@ from ui.kivyfree import i18n
 from ui.kivyfree.i18n import LANGUAGES, _, ngettext
 
 ROOT = Path(__file__).resolve().parent.parent
-LOCALE = i18n.LOCALE_DIR
+LOCALE = Path(i18n.LOCALE_DIR)
 EXAMPLE = ROOT / "examples" / "game.jsonl"
 TRANSLATED = ("pl", "es", "ja")
 PLURAL_FORMS = {

@@ -762,7 +762,7 @@ def _catalogues(work: Path) -> None:
     from ui.kivyfree import i18n
 
     for code in i18n.LANGUAGES:
-        po = i18n.LOCALE_DIR / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
+        po = Path(i18n.LOCALE_DIR) / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.po"
         if not po.is_file():
             continue
         mo = work / "locale" / code / "LC_MESSAGES" / f"{i18n.DOMAIN}.mo"

@@ -22,9 +22,11 @@ from pathlib import Path
 from babel.messages.frontend import CommandLineInterface
 from babel.messages.pofile import read_po, write_po
 
-from ui.kivyfree.i18n import DOMAIN, LANGUAGES, LOCALE_DIR, SOURCE_LANGUAGE
+from ui.kivyfree import i18n
+from ui.kivyfree.i18n import DOMAIN, LANGUAGES, SOURCE_LANGUAGE
 
 ROOT = Path(__file__).resolve().parent.parent
+LOCALE_DIR = Path(i18n.LOCALE_DIR)
 MAPPING = ROOT / "babel.cfg"
 PACKAGES = ("companion", "ui", "vision", "hardware", "web", "incan_companion")
 KEYWORDS = ("_", "N_", "ngettext:1,2", "pgettext:1c,2", "npgettext:1c,2,3")

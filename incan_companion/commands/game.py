@@ -1,7 +1,8 @@
 """``incan-companion replay`` and ``export``: a game log or data file read back.
 
 Only the standard library, the engine and the store: these commands start
-fast, and ``--json`` output never depends on the language.
+fast, and ``--json`` output never depends on the language. A file is named by
+the string given, not a pathlib.Path: see :mod:`incan_companion.paths`.
 """
 
 from __future__ import annotations
@@ -10,7 +11,6 @@ import argparse
 import os
 import stat
 from dataclasses import replace
-from pathlib import Path
 
 from companion import engine
 from companion.events import BadEvent, Event, from_line, to_line
@@ -25,6 +25,9 @@ MAX_LOG_BYTES = 16 * 1024 * 1024
 FIFO_WAIT_S = 5.0
 
 _SQLITE_MAGIC = b"SQLite format 3\x00"
+
+#: A file as the command line names it (tests pass a pathlib.Path).
+FileName = str | os.PathLike[str]
 
 
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -59,7 +62,7 @@ def named_printably(state: engine.State) -> engine.State:
 # --- reading what the user named --------------------------------------------------------
 
 
-def _open(path: Path) -> tuple[int, int]:
+def _open(path: FileName) -> tuple[int, int]:
     """A descriptor for reading ``path`` and its file type; never blocks (a FIFO
     with no writer opens at once)."""
     try:
@@ -91,11 +94,11 @@ def _is_data_file(fd: int, mode: int) -> bool:
         return False
 
 
-def _too_large(path: Path) -> BadInput:
+def _too_large(path: FileName) -> BadInput:
     return BadInput(f"{path}: larger than a game log can be ({MAX_LOG_BYTES // 2**20} MiB)")
 
 
-def _read_all(fd: int, mode: int, path: Path) -> bytes:
+def _read_all(fd: int, mode: int, path: FileName) -> bytes:
     """Everything ``fd`` gives, up to MAX_LOG_BYTES, read once (a pipe can be read
     only once). A named pipe that gives nothing for FIFO_WAIT_S is refused."""
     if stat.S_ISREG(mode) and os.fstat(fd).st_size > MAX_LOG_BYTES:
@@ -132,7 +135,7 @@ def _anonymous_pipe(fd: int) -> bool:
         return False
 
 
-def replay_log(path: Path) -> Session:
+def replay_log(path: FileName) -> Session:
     """The session of a JSON Lines game log; blank lines are skipped but still counted."""
     fd, mode = _open(path)
     try:
@@ -142,7 +145,7 @@ def replay_log(path: Path) -> Session:
     return replay_text(data, path)
 
 
-def replay_text(data: bytes, path: Path) -> Session:
+def replay_text(data: bytes, path: FileName) -> Session:
     """The session of a log's bytes. Lines end at ``\\n`` only (a ``\\r`` before it
     is dropped): U+2028, U+0085 and the like inside a name are part of its line."""
     try:
@@ -167,7 +170,7 @@ def replay_text(data: bytes, path: Path) -> Session:
         raise BadInput(f"line {number}: {e.reason}") from None
 
 
-def load_session(path: Path, game: int | None = None) -> Session:
+def load_session(path: FileName, game: int | None = None) -> Session:
     """The session in a ``.jsonl`` log (a file or a pipe) or in the app's data file."""
     fd, mode = _open(path)
     try:
@@ -186,7 +189,7 @@ def load_session(path: Path, game: int | None = None) -> Session:
     return replay_text(data, path)
 
 
-def _stored_session(path: Path, game: int | None) -> Session:
+def _stored_session(path: FileName, game: int | None) -> Session:
     """A game of the data file at ``path``, read without writing or locking."""
     from companion.ports import StoredDataError
     from storage import StorageFailed, Store
@@ -203,7 +206,7 @@ def _stored_session(path: Path, game: int | None) -> Session:
 
 
 def cmd_replay(args: argparse.Namespace) -> int:
-    session = load_session(Path(args.log), args.game)
+    session = load_session(args.log, args.game)
     if args.json:
         import json  # not for the readable table
 
@@ -217,7 +220,7 @@ def cmd_replay(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def check_data_file(path: Path) -> None:
+def check_data_file(path: FileName) -> None:
     """BadInput unless ``path`` is a regular file that starts like SQLite."""
     fd, mode = _open(path)
     try:
@@ -230,7 +233,7 @@ def check_data_file(path: Path) -> None:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    path = Path(args.data_file)
+    path = args.data_file
     check_data_file(path)
     if args.all:
         return _export_all(path)
@@ -240,7 +243,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _export_all(path: Path) -> int:
+def _export_all(path: FileName) -> int:
     """Every game as its game log, oldest first, one after the other: each
     begins with its ``start`` line, which is where a reader splits them."""
     import sys

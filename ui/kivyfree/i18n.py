@@ -25,10 +25,11 @@ import gettext as _gettext
 import os
 import unicodedata
 from collections.abc import Callable, Iterator
-from pathlib import Path
 
 DOMAIN = "incan"
-LOCALE_DIR = Path(__file__).resolve().parent.parent / "locale"  # ui/locale
+# A name, not a pathlib.Path: `replay`'s readable table never loads pathlib
+# (see incan_companion.paths).
+LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.realpath(__file__))), "locale")
 SOURCE_LANGUAGE = "en"
 
 # Code -> the language's own name, as the setup screen offers it.
@@ -42,7 +43,7 @@ LANGUAGES: dict[str, str] = {
 _current: _gettext.NullTranslations = _gettext.NullTranslations()
 _language = SOURCE_LANGUAGE
 _listeners: list[Callable[[str], None]] = []
-_warned: set[Path] = set()
+_warned: set[str] = set()
 
 
 # --- choosing the language -------------------------------------------------
@@ -183,16 +184,18 @@ def rjust(text: str, width: int) -> str:
 _SLACK_SECONDS = 2.0
 
 
-def translations(code: str, locale_dir: Path = LOCALE_DIR) -> _gettext.NullTranslations:
+def translations(
+    code: str, locale_dir: str | os.PathLike[str] = LOCALE_DIR
+) -> _gettext.NullTranslations:
     """The compiled catalogue of ``code``; no translation (English) when its
     ``.mo`` is missing, unreadable or older than its ``.po``, with a warning
     (once) naming the script that compiles it."""
-    po = locale_dir / code / "LC_MESSAGES" / f"{DOMAIN}.po"
-    mo = po.with_suffix(".mo")
+    po = os.path.join(locale_dir, code, "LC_MESSAGES", f"{DOMAIN}.po")
+    mo = os.path.join(locale_dir, code, "LC_MESSAGES", f"{DOMAIN}.mo")
     try:
-        stale = po.is_file() and po.stat().st_mtime > mo.stat().st_mtime + _SLACK_SECONDS
+        stale = os.path.isfile(po) and os.stat(po).st_mtime > os.stat(mo).st_mtime + _SLACK_SECONDS
         if not stale:
-            with mo.open("rb") as fp:
+            with open(mo, "rb") as fp:
                 return _gettext.GNUTranslations(fp)
         problem = "is older than its .po"
     except FileNotFoundError:
