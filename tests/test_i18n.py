@@ -5,12 +5,14 @@ Babel; the app reads the compiled ``.mo`` files with :mod:`gettext`."""
 
 from __future__ import annotations
 
+import ast
 import doctest
 import functools
 import gettext
 import io
 import logging
 import os
+import random
 import re
 import shutil
 import string
@@ -106,6 +108,45 @@ def test_the_template_is_what_the_source_gives_now(tmp_path: Path) -> None:
     )
     places = {loc.split("/")[0] for m in template(fresh) for loc, _line in m.locations}
     assert "ui" in places and "companion" not in places  # the core words nothing
+
+
+def _gettext_calls(tree: ast.AST) -> Iterator[tuple[str | None, str | tuple[str, ...]]]:
+    """(context, msgid or (msgid, msgid_plural)) of every call with literal
+    strings, as the catalogues key them, wherever it is (inside an f-string too)."""
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+            continue
+        texts = [a.value for a in node.args if isinstance(a, ast.Constant)
+                 and isinstance(a.value, str)]  # fmt: skip
+        name = node.func.id
+        if name in ("_", "N_") and len(texts) == 1:
+            yield None, texts[0]
+        elif name == "ngettext" and len(texts) == 2:
+            yield None, (texts[0], texts[1])
+        elif name == "pgettext" and len(texts) == 2:
+            yield texts[0], texts[1]
+        elif name == "npgettext" and len(texts) == 3:
+            yield texts[0], (texts[1], texts[2])
+
+
+def test_every_string_the_source_asks_for_is_in_the_template() -> None:
+    """The extractor on Python 3.11 does not look inside an f-string's
+    expressions: a `_()` there would never be translated. This reads the
+    source's syntax tree, which does."""
+    known = keys(template())
+    missing = {
+        f"{path.relative_to(ROOT)}: {key}"
+        for package in i18n_tools.PACKAGES
+        for path in sorted((ROOT / package).rglob("*.py"))
+        for key in _gettext_calls(ast.parse(path.read_text(encoding="utf-8")))
+        if key not in known
+    }
+    assert missing == set(), f"not in incan.pot (outside an f-string, then {UPDATE})"
+
+
+def test_the_source_check_sees_inside_an_f_string() -> None:
+    tree = ast.parse("f\"{_('status'):<9} {ngettext('a', 'b', n)}\"; pgettext('c', 'd')")
+    assert set(_gettext_calls(tree)) == {(None, "status"), (None, ("a", "b")), ("c", "d")}
 
 
 @pytest.mark.parametrize("code", list(LANGUAGES))
@@ -457,6 +498,28 @@ def test_readable_replay_follows_the_language_json_does_not() -> None:
     i18n.set_language("ja")
     assert "ラウンド 2/5" in table(state)
     assert engine.to_json(state) == as_json
+
+
+@pytest.mark.parametrize("code", list(LANGUAGES))
+def test_the_readable_table_lines_up_in_every_language(code: str) -> None:
+    from companion.session import Session
+    from companion.simulate import random_events
+    from incan_companion.commands.game import replay_log
+    from ui.kivyfree.words import table
+
+    *_, (_event, last) = random_events(random.Random(3), seats=8)
+    over = Session.replay(last.log).state
+    assert over.winners
+    i18n.set_language(code)
+    for state in (replay_log(EXAMPLE).state, over):
+        seats = len(state.seats)
+        head, *rows = table(state).splitlines()[1 : 2 + seats]
+        rows = [row.removesuffix(" *") for row in rows]
+        # Every line as wide in a terminal as the headings, the scores aligned
+        # on the right: a Japanese character takes two columns.
+        assert {i18n.text_width(row) for row in rows} == {i18n.text_width(head)}, table(state)
+        if code != "en":
+            assert not {"status", "hand", "banked"} & set(head.split()), head
 
 
 # --- the font --------------------------------------------------------------------------

@@ -11,7 +11,7 @@ command line uses this module.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Container, Mapping, Sequence
 
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import (
@@ -24,7 +24,7 @@ from companion.engine import (
     Status,
     TreasureSplit,
 )
-from ui.kivyfree.i18n import _, language, ngettext, pgettext
+from ui.kivyfree.i18n import _, language, ljust, ngettext, pgettext, rjust, text_width
 from ui.kivyfree.lines import keep_whole
 
 TYPE_CHECKING = False  # mypy reads it as true; these are for the annotations only, and
@@ -178,21 +178,21 @@ def table(state: State, *, hidden_tents: bool = False) -> str:
             phase=phase_name(state.phase),
         )
     ]
-    width = max(4, *(len(s.name) for s in state.seats))
-    lines.append(
-        f"{_('seat'):<{width}}  {_('status'):<9}  {_('hand'):>4}  {_('banked'):>6}  "
-        f"{_('artifacts'):<10}  {_('score'):>5}"
-    )
+    # Each heading is its own call: Babel's extractor on Python 3.11 does not
+    # look inside an f-string's expressions, and a word it misses is never
+    # translated.
+    heads = (_("seat"), _("status"), _("hand"), _("banked"), _("artifacts"), _("score"))
     final = state.phase is Phase.GAME_OVER
-    for i, s in enumerate(state.seats):
+    rows = []
+    for s in state.seats:
         banked = "?" if hidden_tents and not final else str(s.banked)
         score = "?" if hidden_tents and not final else str(s.score)
         arts = "+".join(str(a.value) for a in s.artifacts) or "-"
-        mark = " *" if final and i in state.winners else ""
-        lines.append(
-            f"{s.name:<{width}}  {status_name(s.status):<9}  {s.hand:>4}  {banked:>6}  "
-            f"{arts:<10}  {score:>5}{mark}"
-        )
+        rows.append((s.name, status_name(s.status), str(s.hand), banked, arts, score))
+    laid_out = columns((heads, *rows), right=(2, 3, 5))
+    lines.append(laid_out[0])
+    for i, line in enumerate(laid_out[1:]):
+        lines.append(f"{line} *" if final and i in state.winners else line)
     path = " · ".join(
         f"{p.card}({p.left})" if p.left else p.card for p in state.path
     ) or "-"
@@ -217,6 +217,24 @@ def table(state: State, *, hidden_tents: bool = False) -> str:
     if final:
         lines.append(_("Winner: {names}").format(names=names(state, state.winners)))
     return "\n".join(lines)
+
+
+def columns(rows: Sequence[Sequence[str]], *, right: Container[int] = ()) -> list[str]:
+    """``rows`` as lines of a terminal's table: each column as wide as its widest
+    cell in terminal columns (a Japanese character takes two), two spaces
+    between columns; the columns numbered in ``right`` aligned to the right.
+
+    >>> columns([("名前", "得点"), ("Ana", "13")], right=(1,))
+    ['名前  得点', 'Ana     13']
+    """
+    widths = [max(text_width(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return [
+        "  ".join(
+            rjust(cell, width) if i in right else ljust(cell, width)
+            for i, (cell, width) in enumerate(zip(row, widths, strict=True))
+        ).rstrip()
+        for row in rows
+    ]
 
 
 def name_full(columns: int) -> str:
@@ -345,14 +363,7 @@ def stats_table(players: Sequence[PlayerStats], finished: int, unfinished: int) 
         _("busted"), _("gems a round"), _("artifacts"),
     )  # fmt: skip
     rows = [_stats_row(p) for p in players]
-    widths = [max(len(r[i]) for r in (heads, *rows)) for i in range(len(heads))]
-    for r in (heads, *rows):
-        lines.append(
-            "  ".join(
-                cell.ljust(w) if i == 0 else cell.rjust(w)
-                for i, (cell, w) in enumerate(zip(r, widths, strict=True))
-            ).rstrip()
-        )
+    lines.extend(columns((heads, *rows), right=range(1, len(heads))))
     for p in players:
         if not p.head_to_head:
             continue
