@@ -179,7 +179,7 @@ class ClippedScrollView(ScrollView):
     benches) every kind of drawing done under a stencil test is a shader of its
     own, compiled and kept for the life of the process: one label scrolled
     under a stencil cost 4.4 MB in an empty Kivy app; in the app's play the
-    menu's reminder cost one shader and 1.4 MB of malloc (docs/architecture.md,
+    menu's reminder cost one shader and 1.4 MB of malloc (docs/performance.md,
     "What the software renderer holds"). The scissor test is a plain rectangle
     in window pixels, which is all a view that is not rotated or scaled needs.
     Its rule in ``widgets.kv`` replaces the StencilView's and redraws
@@ -516,7 +516,7 @@ class SeatIcon(Widget):
     One mesh of the status's shape, not a drawing of every shape with the
     others made transparent: each drawing instruction holds about 50 KB in a
     software renderer and is drawn every frame, and a table has eight of these
-    (docs/architecture.md, "What the software renderer holds").
+    (docs/performance.md, "What the software renderer holds").
     """
 
     status_key = StringProperty("in")
