@@ -128,3 +128,30 @@ def test_export_all_writes_every_game_as_its_log_one_after_the_other(
     # Each game, cut out of the whole, is a log that replays.
     for game in games:
         Session.replay(from_json(e) for e in game)
+
+
+def test_stats_speaks_the_configured_language_and_its_data_never(
+    data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+) -> None:  # fmt: skip
+    from ui.kivyfree import i18n
+
+    config = tmp_path / "config.toml"
+    config.write_text('[game]\nlanguage = "pl"\n', encoding="utf-8")
+    monkeypatch.setenv("INCAN_CONFIG", str(config))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    try:
+        code, out, _ = run(capsys, "stats", str(data))
+        assert code == 0
+        lines = out.splitlines()
+        assert lines[0] == "2 ukończone gry · 1 niedokończona"
+        assert lines[1].split()[:3] == ["gracz", "gry", "wygrane"]
+        assert lines[2].split() == ["Ana", "2", "1", "50%", "21.0", "22", "10%", "4.2", "0"]
+        # Every row as wide in a terminal as the headings.
+        assert len({i18n.text_width(line) for line in lines[1:5]}) == 1
+        for args in (["--json"], ["--csv"]):
+            i18n.set_language("ja")
+            code, out, _ = run(capsys, "stats", str(data), *args)
+            assert code == 0 and ("win_rate" in out) and "勝" not in out
+    finally:
+        i18n.set_language("en")

@@ -599,6 +599,36 @@ def test_cli_readable_output_follows_the_locale_json_never(tmp_path: Path) -> No
         assert polish.returncode == 0 and "runda 2 z 5" in polish.stdout, (text, polish.stderr)
 
 
+@pytest.mark.parametrize(
+    ("command", "polish", "english"),
+    [
+        ("replay", "runda 2 z 5", "round 2 of 5"),
+        ("review", "Największe różnice", "Largest swings"),
+        ("stats", "przeciw innym przy stole", "against the others at the table"),
+    ],
+)
+def test_every_readable_command_speaks_the_locale(
+        command: str, polish: str, english: str, tmp_path: Path) -> None:
+    """Each command whose output is words, run as a user runs it: in the
+    locale's language (no config file), its words and nothing of English."""
+    from test_history_store import stored
+    from test_stats import GAME_1
+
+    from companion.events import Start
+    from storage import Store
+
+    source = EXAMPLE
+    if command == "stats":
+        source = tmp_path / "games.sqlite"
+        with Store(source) as store:
+            stored(store, Start(("Ana", "Bo", "Cy")), GAME_1)
+    said = _cli(command, str(source), lang="pl_PL.UTF-8", tmp_path=tmp_path)
+    assert said.returncode == 0, said.stderr
+    assert polish in said.stdout and english not in said.stdout, said.stdout
+    said = _cli(command, str(source), lang="C.UTF-8", tmp_path=tmp_path)
+    assert english in said.stdout, said.stdout
+
+
 def test_the_configured_language_is_remembered_until_the_file_changes(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     import tomllib

@@ -39,7 +39,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     out.add_argument("--csv", action="store_true",
                      help="a table for a spreadsheet, one row a player")  # fmt: skip
     p.add_argument("--player", metavar="NAME", help="only this player (and their head-to-head)")
-    p.set_defaults(func=cmd_stats)
+    p.set_defaults(func=cmd_stats, words=lambda args: not (args.json or args.csv))
 
 
 def stored_games(path: Path) -> tuple[list[Played], list[Made]]:
