@@ -73,12 +73,15 @@ _KIND_COLOURS = {
 }
 
 
+@functools.lru_cache(maxsize=8)
 def card_image(card_id: str | None, sticker_text: str | None, px_per_mm: float,
                sticker_mm: float = STICKER_MM) -> Image:
     """The face of a card (BGR) at ``px_per_mm``, its sticker in the middle.
 
     ``card_id`` picks the artwork (None: a plain grey card, e.g. another
     game's); ``sticker_text`` is what the sticker's QR holds (None: no sticker).
+    Kept for the next frames and read-only: a card sliding in is the same face
+    in every frame (drawing it took a tenth of a frame's rendering).
     """
     w, h = round(CARD_MM[0] * px_per_mm), round(CARD_MM[1] * px_per_mm)
     kind = CATALOGUE[card_id].kind.value if card_id in CATALOGUE else "foreign"
@@ -107,6 +110,7 @@ def card_image(card_id: str | None, sticker_text: str | None, px_per_mm: float,
         if sw < w and sh < h:
             y0, x0 = (h - sh) // 2, (w - sw) // 2
             img[y0 : y0 + sh, x0 : x0 + sw] = st[:, :, None]
+    img.flags.writeable = False
     return img
 
 
@@ -201,12 +205,20 @@ def _tilt(pts: npt.NDArray[np.float32], tilt: float, direction: float) -> npt.ND
     return np.array(out, np.float32)
 
 
-def _paste(canvas: FloatImage, img: Image, quad: npt.NDArray[np.float32]) -> None:
-    """Warp ``img`` onto ``quad`` of ``canvas``, touching only the quad's bounding box."""
-    h, w = img.shape[:2]
-    ch, cw = canvas.shape[:2]
+def _paste_box(quad: npt.NDArray[np.float32]) -> tuple[int, int, int, int]:
+    """The part of the supersampled frame that pasting onto ``quad`` touches."""
+    cw, ch = WIDTH * _SS, HEIGHT * _SS
     x0, y0 = (max(0, int(v) - 2) for v in quad.min(axis=0))
-    x1, y1 = min(cw, int(quad[:, 0].max()) + 3), min(ch, int(quad[:, 1].max()) + 3)
+    return x0, y0, min(cw, int(quad[:, 0].max()) + 3), min(ch, int(quad[:, 1].max()) + 3)
+
+
+def _paste(canvas: FloatImage, img: Image, quad: npt.NDArray[np.float32],
+           origin: tuple[int, int] = (0, 0)) -> None:  # fmt: skip
+    """Warp ``img`` onto ``quad`` (frame coordinates) of ``canvas``, the part of
+    the supersampled frame whose top left corner is ``origin``, touching only
+    the quad's bounding box."""
+    h, w = img.shape[:2]
+    x0, y0, x1, y1 = _paste_box(quad)
     if x1 <= x0 or y1 <= y0:
         return
     src = np.array([(0, 0), (w, 0), (w, h), (0, h)], np.float32)
@@ -215,20 +227,31 @@ def _paste(canvas: FloatImage, img: Image, quad: npt.NDArray[np.float32]) -> Non
     warped = cv2.warpPerspective(img, m, size, flags=cv2.INTER_LINEAR)
     mask = cv2.warpPerspective(np.full((h, w), 255, np.uint8), m, size, flags=cv2.INTER_LINEAR)
     alpha = (mask.astype(np.float32) * (1.0 / 255.0))[:, :, None]
-    roi = canvas[y0:y1, x0:x1]
+    ox, oy = origin
+    roi = canvas[y0 - oy : y1 - oy, x0 - ox : x1 - ox]
     roi *= 1.0 - alpha
     roi += alpha * warped.astype(np.float32)
 
 
-def _add_glare(canvas: FloatImage, gx: float, gy: float, gr: float, gs: float) -> None:
-    ch, cw = canvas.shape[:2]
-    x0, x1 = max(0, int(gx - 3 * gr)), min(cw, int(gx + 3 * gr) + 1)
-    y0, y1 = max(0, int(gy - 3 * gr)), min(ch, int(gy + 3 * gr) + 1)
+def _glare_box(gx: float, gy: float, gr: float) -> tuple[int, int, int, int]:
+    """Where a glare centred at ``gx, gy`` (supersampled pixels) lights the canvas."""
+    cw, ch = WIDTH * _SS, HEIGHT * _SS
+    return (max(0, int(gx - 3 * gr)), max(0, int(gy - 3 * gr)),
+            min(cw, int(gx + 3 * gr) + 1), min(ch, int(gy + 3 * gr) + 1))  # fmt: skip
+
+
+def _add_glare(canvas: FloatImage, gx: float, gy: float, gr: float, gs: float,
+               origin: tuple[int, int] = (0, 0)) -> None:  # fmt: skip
+    """A lamp's glare added to ``canvas``, the part of the supersampled frame
+    whose top left corner is ``origin`` (the glare's own coordinates are the
+    frame's, so its pixels do not depend on the part)."""
+    x0, y0, x1, y1 = _glare_box(gx, gy, gr)
     if x1 <= x0 or y1 <= y0:
         return
     yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
     d2 = ((xx - gx) ** 2 + (yy - gy) ** 2) / gr**2
-    canvas[y0:y1, x0:x1] += (gs * 255.0 * np.exp(-d2))[:, :, None]
+    ox, oy = origin
+    canvas[y0 - oy : y1 - oy, x0 - ox : x1 - ox] += (gs * 255.0 * np.exp(-d2))[:, :, None]
 
 
 @functools.lru_cache(maxsize=1)
@@ -237,12 +260,15 @@ def _grid() -> tuple[FloatImage, FloatImage]:
     return (xx / WIDTH - 0.3) ** 2, (yy / HEIGHT - 0.2) ** 2
 
 
-def _draw_hand(canvas: FloatImage, hand: Hand) -> None:
+SKIN = (120.0, 150.0, 205.0)
+
+
+def hand_mask(hand: Hand) -> Image:
+    """How much of each pixel of the frame ``hand`` covers (0 to 255), soft-edged."""
     s = hand.size
     a = math.radians(hand.angle)
     cx, cy = hand.x, hand.y
-    skin = (120.0, 150.0, 205.0)
-    layer = np.zeros(canvas.shape[:2], np.uint8)
+    layer = np.zeros((HEIGHT, WIDTH), np.uint8)
     # forearm from outside the frame to the palm
     far = (int(cx + math.cos(a) * 900 * s), int(cy + math.sin(a) * 900 * s))
     cv2.line(layer, (int(cx), int(cy)), far, (255,), int(110 * s))
@@ -252,10 +278,19 @@ def _draw_hand(canvas: FloatImage, hand: Hand) -> None:
         fa = a + math.pi + k * 0.22
         tip = (int(cx + math.cos(fa) * 150 * s), int(cy + math.sin(fa) * 150 * s))
         cv2.line(layer, (int(cx), int(cy)), tip, (255,), int(26 * s))
-    soft = cv2.GaussianBlur(layer, (0, 0), 3)
-    alpha = (np.asarray(soft, np.float32) / 255.0)[:, :, None]
-    canvas *= 1.0 - alpha
-    canvas += alpha * np.array(skin, np.float32)
+    return np.asarray(cv2.GaussianBlur(layer, (0, 0), 3), np.uint8)
+
+
+def _draw_hand(canvas: FloatImage, hand: Hand) -> None:
+    soft = hand_mask(hand)
+    # Blended where the hand is only: elsewhere the blend leaves each pixel as it was.
+    x, y, w, h = cv2.boundingRect(soft)
+    if w == 0 or h == 0:
+        return
+    alpha = (np.asarray(soft[y : y + h, x : x + w], np.float32) / 255.0)[:, :, None]
+    part = canvas[y : y + h, x : x + w]
+    part *= 1.0 - alpha
+    part += alpha * np.array(SKIN, np.float32)
 
 
 def _motion_kernel(length: float, direction: float) -> npt.NDArray[np.float32]:
@@ -292,22 +327,61 @@ def render(scene: Scene) -> Image:
     return np.ascontiguousarray(out)
 
 
-@functools.lru_cache(maxsize=16)
-def _clean(scene: Scene) -> FloatImage:
-    canvas = table_texture(scene.table_seed).copy()
+@functools.lru_cache(maxsize=8)
+def _table_frame(seed: int) -> FloatImage:
+    """The table top at the frame's size, read-only."""
+    frame = np.asarray(cv2.resize(table_texture(seed), (WIDTH, HEIGHT),
+                                  interpolation=cv2.INTER_AREA), np.float32)  # fmt: skip
+    frame.flags.writeable = False
+    return frame
+
+
+def composite(scene: Scene) -> FloatImage:
+    """The table with the scene's cards and glare, at the frame's size (float
+    BGR): what the camera's lens would make of it before light, focus and
+    motion."""
     ppm = scene.scale * _SS
     stickers: list[tuple[str | None, str | None, float, float, float]] = []
     if scene.card is not None or scene.sticker is not None:
         stickers.append((scene.card, scene.sticker_text(), scene.x, scene.y, scene.angle))
     stickers += [(c, t, x, y, a) for c, t, x, y, a in scene.extra]
+    pasted = []
     for card_id, text, x, y, angle in stickers:
         face = card_image(card_id, text, ppm, scene.sticker_mm)
         quad = _card_quad(x * _SS, y * _SS, angle, face.shape[1], face.shape[0])
-        _paste(canvas, face, _tilt(quad, scene.tilt, scene.tilt_dir))
+        pasted.append((face, _tilt(quad, scene.tilt, scene.tilt_dir)))
+    glare = None
     if scene.glare is not None:
         gx, gy, gr, gs = scene.glare
-        _add_glare(canvas, gx * _SS, gy * _SS, gr * _SS, gs)
-    frame: Any = cv2.resize(canvas, (WIDTH, HEIGHT), interpolation=cv2.INTER_AREA)
+        glare = (gx * _SS, gy * _SS, gr * _SS, gs)
+    # Only the part of the table that cards and glare touch is drawn at twice
+    # the size and reduced; the rest is the table reduced once. An area
+    # reduction by a whole factor averages each block on its own, so a part
+    # made of whole blocks reduces to the very pixels of the whole.
+    frame = _table_frame(scene.table_seed).copy()
+    boxes = [_paste_box(quad) for _face, quad in pasted]
+    boxes += [_glare_box(*glare[:3])] if glare is not None else []
+    boxes = [b for b in boxes if b[2] > b[0] and b[3] > b[1]]
+    if boxes:
+        # On whole blocks: down to a multiple of _SS, and up (-(-n // k) is n / k rounded up).
+        x0 = min(b[0] for b in boxes) // _SS * _SS
+        y0 = min(b[1] for b in boxes) // _SS * _SS
+        x1 = -(-max(b[2] for b in boxes) // _SS) * _SS
+        y1 = -(-max(b[3] for b in boxes) // _SS) * _SS
+        canvas = table_texture(scene.table_seed)[y0:y1, x0:x1].copy()
+        for face, quad in pasted:
+            _paste(canvas, face, quad, (x0, y0))
+        if glare is not None:
+            _add_glare(canvas, *glare, origin=(x0, y0))
+        frame[y0 // _SS : y1 // _SS, x0 // _SS : x1 // _SS] = cv2.resize(
+            canvas, ((x1 - x0) // _SS, (y1 - y0) // _SS), interpolation=cv2.INTER_AREA
+        )
+    return frame
+
+
+@functools.lru_cache(maxsize=16)
+def _clean(scene: Scene) -> FloatImage:
+    frame: Any = composite(scene)
     if scene.hand is not None:
         _draw_hand(frame, scene.hand)
     # lighting: uneven illumination, exposure, contrast
