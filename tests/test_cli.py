@@ -289,3 +289,19 @@ def test_replay_never_loads_pathlib(tmp_path: Path, json_output: bool, configure
     else:
         said = "ronda 2 de 5" if configured else "round 2 of 5"
         assert said in done.stdout, done.stdout
+
+
+def test_the_commands_that_speak_the_tables_language_are_the_ones_the_docs_name() -> None:
+    """Each command that prints words asks for the configured language (its
+    ``words`` default), and docs/command-line.md names exactly those."""
+    speaking = set()
+    for name in cli.COMMANDS:
+        parser = cli.build_parser(name)
+        sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+        if sub.choices[name].get_default("words"):
+            speaking.add(name)
+    assert speaking == {"replay", "review", "stats", "demo", "scan", "stickers", "fault"}
+    text = " ".join((ROOT / "docs" / "command-line.md").read_text(encoding="utf-8").split())
+    said = text.split("The readable output (not JSON) of ", 1)[1]
+    said = said.split(" is in the table's language", 1)[0]
+    assert set(re.findall(r"`([a-z]+)`", said)) == speaking
