@@ -189,7 +189,7 @@ def table(state: State, *, hidden_tents: bool = False) -> str:
         score = "?" if hidden_tents and not final else str(s.score)
         arts = "+".join(str(a.value) for a in s.artifacts) or "-"
         rows.append((s.name, status_name(s.status), str(s.hand), banked, arts, score))
-    laid_out = columns((heads, *rows), right=(2, 3, 5))
+    laid_out = aligned((heads, *rows), right=(2, 3, 5))
     lines.append(laid_out[0])
     for i, line in enumerate(laid_out[1:]):
         lines.append(f"{line} *" if final and i in state.winners else line)
@@ -219,12 +219,12 @@ def table(state: State, *, hidden_tents: bool = False) -> str:
     return "\n".join(lines)
 
 
-def columns(rows: Sequence[Sequence[str]], *, right: Container[int] = ()) -> list[str]:
+def aligned(rows: Sequence[Sequence[str]], *, right: Container[int] = ()) -> list[str]:
     """``rows`` as lines of a terminal's table: each column as wide as its widest
     cell in terminal columns (a Japanese character takes two), two spaces
     between columns; the columns numbered in ``right`` aligned to the right.
 
-    >>> columns([("名前", "得点"), ("Ana", "13")], right=(1,))
+    >>> aligned([("名前", "得点"), ("Ana", "13")], right=(1,))
     ['名前  得点', 'Ana     13']
     """
     widths = [max(text_width(row[i]) for row in rows) for i in range(len(rows[0]))]
@@ -363,7 +363,7 @@ def stats_table(players: Sequence[PlayerStats], finished: int, unfinished: int) 
         _("busted"), _("gems a round"), _("artifacts"),
     )  # fmt: skip
     rows = [_stats_row(p) for p in players]
-    lines.extend(columns((heads, *rows), right=range(1, len(heads))))
+    lines.extend(aligned((heads, *rows), right=range(1, len(heads))))
     for p in players:
         if not p.head_to_head:
             continue
