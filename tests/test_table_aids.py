@@ -134,14 +134,14 @@ def test_a_half_per_cent_rounds_up() -> None:
     from ui.kivyfree.presenters import odds_text
 
     # SNAKE1 and 14 of the 15 treasures (all but T17) turned in round 1: 31 - 15 = 16
-    # cards left, SNAKE2 and SNAKE3 among them: 2/16 = 1/8 = 12.5 %, said 13 %.
+    # cards left, SNAKE2 and SNAKE3 among them: 2/16 = 12.5 %, said 13 %.
     treasures = ["T1", "T2", "T3", "T4", "T5A", "T5B", "T7A", "T7B", "T9", "T11A", "T11B",
                  "T13", "T14", "T15"]  # fmt: skip
     steps: list[str | list[int]] = ["SNAKE1"]
     for t in treasures:
         steps += [[], t]
     state = play(3, "incan-gold", *steps).state
-    assert odds_text(state).splitlines()[0] == "Next card busts: 1/8 (13 %): snakes 1/8"
+    assert odds_text(state).splitlines()[0] == "Next card busts: 2/16 (13 %): snakes 2/16"
 
 
 # The table: eight seats on T7A T5A SNAKE1 SPIDER1 MUMMY1 A1 FIRE1, everyone in.
@@ -231,3 +231,14 @@ def test_the_round_log_is_a_round_a_page_and_opens_on_the_round_on_the_table() -
     assert pages[1].lines[-1] == "Ana, Bo and Cy leave: 3 each from the path."  # 9 left
     start = play(3, "incan-gold")  # nothing played yet: the round, and no line
     assert round_log_pages(start.moves, start.states, 8) == (LogPage("Round 1", ()),)
+
+
+def test_a_chance_is_never_said_as_nil_or_certain_when_it_is_not() -> None:
+    from ui.kivyfree.presenters.odds import _per_cent, cards_of
+
+    # Whole per cent, half rounding up; but 0 % and 100 % only for nil and certain.
+    assert [_per_cent(f) for f in (Fraction(0), Fraction(1, 285), Fraction(1, 200),
+                                   Fraction(1, 8), Fraction(199, 200), Fraction(1))] == [
+        "0", "<1", "1", "13", ">99", "100"]  # fmt: skip
+    # Cards of the cards left, as a player counts them: two of ten, not "1/5".
+    assert cards_of(Fraction(2, 10), 10) == "2/10" and cards_of(Fraction(1), 10) == "10/10"

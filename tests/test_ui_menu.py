@@ -234,7 +234,7 @@ def test_the_odds_panel_is_chosen_in_the_menu_and_kept(app: CompanionApp) -> Non
     frames(2)
     # 31 cards in round 1, SNAKE1 turned: 30 left, two snakes among them.
     assert app.table_screen.extra.splitlines()[-2:] == [
-        "Next card busts: 1/15 (7 %): snakes 1/15",
+        "Next card busts: 2/30 (7 %): snakes 2/30",
         "30 cards and 124 gems left; a treasure gives each of the 4 about 1.6",  # 24 / 15
     ]
     tap(find_button(app.menu, "Hide"))

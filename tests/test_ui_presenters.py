@@ -339,8 +339,8 @@ def test_a_tile_carries_its_number_its_leftover_and_its_picture() -> None:
     assert [(c.icon, c.value, c.gems) for c in v.path] == [
         ("gem", "11", "3"), ("spider", "", ""), ("artifact", "5", "")]
     # Round 1's deck of 31 less the 3 turned: 28 cards, 2 of them spiders.
-    assert [c.chance for c in v.path] == ["", "1/14", ""]
-    assert v.odds_short == ("Next card busts: 1/14 (7 %)\n28 cards and 113 gems left; "
+    assert [c.chance for c in v.path] == ["", "2/28", ""]
+    assert v.odds_short == ("Next card busts: 2/28 (7 %)\n28 cards and 113 gems left; "
                             "a treasure gives each of the 4 about 1.6")
     assert table_view(s).path[1].chance == ""  # the odds off: no chance on the tile
 

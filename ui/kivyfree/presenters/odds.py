@@ -25,13 +25,19 @@ if TYPE_CHECKING:
     from companion.review import ModelInfo
 
 
+def cards_of(f: Fraction, cards_left: int) -> str:
+    """A chance of the next card as cards of the cards left: "2/10", never the
+    reduced "1/5", which reads as one card of five."""
+    return f"{int(f * cards_left)}/{cards_left}"
+
+
 def pair_chances(state: State) -> dict[str, str]:
     """Per hazard kind on the path, the chance that the next card is its pair: "2/13"."""
     o = odds(state)
     if o is None:
         return {}
     # A kind with no copy left cannot pair: its tile says nothing (not "0/1").
-    return {kind: f"{f.numerator}/{f.denominator}" for kind, f in o.by_hazard if f}
+    return {kind: cards_of(f, o.cards_left) for kind, f in o.by_hazard if f}
 
 
 def odds_text(state: State, *, per_hazard: bool = True) -> str:
@@ -42,11 +48,8 @@ def odds_text(state: State, *, per_hazard: bool = True) -> str:
         return ""
 
     def chance(f: Fraction) -> str:
-        # Half a per cent rounds up, as a player would say it (1/8 is 13 %, not
-        # Python's round-half-to-even 12 %).
         return _("{fraction} ({percent} %)").format(
-            fraction=f"{f.numerator}/{f.denominator}" if f else "0",
-            percent=math.floor(f * 100 + Fraction(1, 2)),
+            fraction=cards_of(f, o.cards_left) if f else "0", percent=_per_cent(f)
         )
 
     # A kind whose other copies are all out of the game cannot bust: not listed.
@@ -54,7 +57,7 @@ def odds_text(state: State, *, per_hazard: bool = True) -> str:
     if can_bust and per_hazard:
         kinds = listed([
             _("{hazard} {fraction}").format(
-                hazard=hazard_name(kind), fraction=f"{f.numerator}/{f.denominator}"
+                hazard=hazard_name(kind), fraction=cards_of(f, o.cards_left)
             )
             for kind, f in can_bust
         ])
@@ -74,8 +77,17 @@ def odds_text(state: State, *, per_hazard: bool = True) -> str:
     return f"{bust}\n{left}"
 
 
-def _per_cent(f: Fraction) -> int:
-    return math.floor(f * 100 + Fraction(1, 2))
+def _per_cent(f: Fraction) -> str:
+    """A chance in whole per cent, half a per cent rounding up as a player would
+    say it (2/16 is 13 %, not Python's round-half-to-even 12 %); but a chance
+    that is neither nil nor certain is never said as 0 % or 100 %, which a
+    player would take for "cannot" and "will"."""
+    per_cent = math.floor(f * 100 + Fraction(1, 2))
+    if per_cent == 0 < f:
+        return "<1"
+    if per_cent == 100 and f < 1:
+        return ">99"
+    return str(per_cent)
 
 
 def choice_text(state: State, model: LeaveModel = DEFAULT_MODEL) -> str:
