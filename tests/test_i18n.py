@@ -483,6 +483,29 @@ def test_the_editions_vocabulary(code: str) -> None:
     assert not missing, said
 
 
+#: The choice's two words in every catalogue string that names it (the seat's
+#: status "in camp" has its own short words, in the table above).
+CHOICE_WORDS = {"pl": ("pochodni", "obozowisk"), "es": ("antorcha", "campamento"),
+                "ja": ("進", "帰")}
+
+
+@pytest.mark.parametrize("code", TRANSLATED)
+def test_torch_and_camp_are_the_editions_words_everywhere(code: str) -> None:
+    """The review once said "obóz" and "松明かキャンプ" where the table said
+    "obozowisko" and "進む？帰る？": one choice, two names."""
+    torch, camp = CHOICE_WORDS[code]
+    wrong = []
+    for message in catalogue(code):
+        ids = message.id if isinstance(message.id, tuple) else (message.id,)
+        strings = message.string if isinstance(message.string, tuple) else (message.string,)
+        said = " ".join(strings).lower()
+        for english, word in (("torch", torch), ("camp", camp)):
+            if (any(re.search(rf"\b{english}\b", i, re.IGNORECASE) for i in ids)
+                    and ids[0] != "in camp" and word not in said):
+                wrong.append(f"{ids[0]!r}: {said!r} lacks {word!r}")
+    assert not wrong
+
+
 def test_readable_replay_follows_the_language_json_does_not() -> None:
     from companion import engine
     from incan_companion.commands.game import replay_log

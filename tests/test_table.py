@@ -133,7 +133,7 @@ def test_a_card_turned_while_a_round_end_is_on_show_waits_for_its_summary(
     assert table.held == "T5A" and table.state.round == 1
     assert table.notice is not None and table.notice.reason == HeldForSummary("T5A")
     assert notice_text(table.notice.reason) == (
-        "Treasure 5 waits: tap Show the table to lay it on the path."
+        "Treasure 5 waits for the next round: it goes on the path after the round's summary."
     )
     assert len(stored(store, table)) == 4  # nothing stored while it waits
     assert table.undo()  # undo drops the waiting card first

@@ -81,7 +81,9 @@ def notice_text(reason: Reason) -> str:
                 card=card_name(card).capitalize()
             )
         case HeldForSummary(card):
-            return _("{card} waits: tap Show the table to lay it on the path.").format(
+            # Said on the table too, where the summary's button is not: no button named.
+            return _("{card} waits for the next round: it goes on the path after the "
+                     "round's summary.").format(
                 card=card_name(card).capitalize()
             )
         case HeldReturned(card):
