@@ -180,6 +180,22 @@ def test_the_chart_plots_scores_with_the_artifacts(english: None) -> None:
     assert game_over_view(s).chart == chart
 
 
+def test_the_chart_draws_a_score_where_it_is_and_spreads_only_equal_ones() -> None:
+    from ui.widgets import apart
+
+    # TIED_TOP's lines: Ana 5 5 6 7 8, Bo 2 5 6 7 8, Cy 2 2 3 4 5. Equal scores
+    # after a round are spread a step apart around their value; any other
+    # score is drawn at its value (every seat was shifted once: the first of
+    # eight 6 px, half a gem, below its score).
+    assert apart(((5, 5, 6, 7, 8), (2, 5, 6, 7, 8), (2, 2, 3, 4, 5))) == [
+        [0, -0.5, -0.5, -0.5, -0.5],
+        [-0.5, 0.5, 0.5, 0.5, 0.5],
+        [0.5, 0, 0, 0, 0],
+    ]
+    eight = [(13,), (2,), (2,), (2,), (2,), (2,), (2,), (2,)]
+    assert [o[0] for o in apart(eight)] == [0, -3, -2, -1, 0, 1, 2, 3]
+
+
 def test_a_three_way_tie_on_score_broken_by_the_artifact(english: None) -> None:
     steps: list[Step] = [
         "A1", [0], "T11A", [1, 2],  # Ana carries A1 out (5); Bo and Cy 5 each, 1 stays
