@@ -8,6 +8,7 @@ import sys
 import pytest
 from helpers import play
 
+from companion import engine
 from companion.engine import Phase
 from companion.notices import CameraStatus, Corrected, NotACard
 from ui.kivyfree.presenters import (
@@ -331,6 +332,20 @@ def test_a_correction_says_no_tent_when_tents_are_hidden() -> None:
 
 
 # --- the path as tiles, and a player's colour ----------------------------------------
+
+
+def test_a_pooled_leftover_is_said_while_the_round_goes_on() -> None:
+    # T11A and T7A among 3 leave 2 and 1; two leave: 1 each, 1 stays on the path,
+    # on no card of its own. The tiles show none of it, so the path total says it
+    # before the next card (it once did only while choices were due) as after.
+    drawn = play(3, "incan-gold", "T11A", [], "T7A", [0, 1]).state
+    assert drawn.phase is Phase.DRAW and drawn.pooled == (1, 1)
+    assert [t.gems for t in table_view(drawn).path] == ["", ""]
+    assert table_view(drawn).on_path == "Shared leftover on the path: 1 gem"
+    choosing = engine.draw(drawn, "T1")  # Cy alone takes it: the 1 stays shared
+    assert table_view(choosing).on_path == "Shared leftover on the path: 1 gem"
+    over = engine.reveal(choosing, [2])  # the last one leaves: the round is over
+    assert over.phase is not Phase.CHOOSE and table_view(over).on_path == ""
 
 
 def test_a_tile_carries_its_number_its_leftover_and_its_picture() -> None:

@@ -294,7 +294,8 @@ def table_view(
     if waiting is None:
         waiting = [i for i in due if i not in chosen]
     on_path = ""
-    if state.pooled and state.phase is Phase.CHOOSE:
+    # While the round goes on: the next leavers share it, between the cards too.
+    if state.pooled and state.phase in (Phase.DRAW, Phase.CHOOSE):
         rest = state.pooled[1]
         on_path = ngettext(
             "Shared leftover on the path: {n} gem", "Shared leftover on the path: {n} gems", rest
