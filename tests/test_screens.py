@@ -83,6 +83,9 @@ NAMES = (
 READ_PX = 18.0  # text a player reads at a metre
 HEADER_PX = 18.0  # a column header, a chart's axis number: read at a metre too
 TOUCH_PX = 48.0  # a finger
+#: A button's words against its flat colour (WCAG's ratio): the lit gold with
+#: white words was 2.4:1, a seat's name in its colour on a blue button 1.6:1.
+CONTRAST = 4.5
 HEADER_CLASSES = frozenset({"HeaderLabel", "ColumnHeader"})
 #: Every state the scripted game shows, in order, and the screen it is on.
 STATES = (
@@ -139,7 +142,7 @@ LONGEST_ROUND = ("T1", "T5A", "SNAKE1", "A1", "T9", "T3", "SPIDER1", "T17", "A2"
                  "ROCKS1", "T13", "A5", "T14", "T15")  # fmt: skip
 LONE_LEAVER_AT = 9  # seat 1 leaves alone after this many cards: leftovers and artifacts go
 SCREENS = tuple(dict.fromkeys(screen for _state, screen in STATES))
-CHECKS = ("text", "font", "touch", "lines")
+CHECKS = ("text", "font", "touch", "lines", "contrast")
 TIMEOUT_S = 150
 
 
@@ -218,6 +221,7 @@ FAILED = {
     "font": "texts too small",
     "touch": "touch targets too small",
     "lines": "Japanese lines broken inside a phrase or before a closing mark",
+    "contrast": "buttons whose words are too faint on their colour",
 }
 
 
@@ -226,7 +230,8 @@ FAILED = {
 def test_no_text_is_cut_and_everything_reads_and_takes_a_finger(
     reports: dict[tuple[str, int], dict[str, Any]], screen: str, check: str
 ) -> None:
-    """Text wholly visible, at least 18 px (headers 14), touch targets 48 px."""
+    """Text wholly visible, at least 18 px (headers 14), touch targets 48 px, a
+    button's words at least 4.5:1 against its colour."""
     lines = _failures(reports, screen, check)
     assert not lines, f"{len(lines)} {FAILED[check]}:\n" + "\n".join(lines)
 
@@ -694,6 +699,9 @@ def inspect(root: Any, *, covers: tuple[Box, ...] = (),
             type(w.parent).__name__ == "Chart")
         floor = HEADER_PX if header else READ_PX
         least("header" if header else "font", w.font_size, w)
+        faint = _faint(w)
+        if faint is not None:
+            fail("contrast", w, f"{faint:.1f}:1 against its colour, less than {CONTRAST:g}:1")
         if w.font_size < floor - 0.01:
             kind = "a header" if header else "text"
             fail("font", w, f"{kind} at {w.font_size:.1f} px, less than {floor:.0f}")
@@ -736,6 +744,30 @@ def inspect(root: Any, *, covers: tuple[Box, ...] = (),
                 fail("touch", keyboard, f"{kw:.0f} x {kh:.0f} px, less than {TOUCH_PX:.0f}",
                      f"key {key.label}")
     return failures, figures
+
+
+def _luminance(rgba: Any) -> float:
+    def linear(c: float) -> float:
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (linear(float(c)) for c in rgba[:3])
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def _faint(w: Any) -> float | None:
+    """A button's contrast ratio, when below CONTRAST: its words' colour against
+    its flat colour (no image: ``background_color`` is what is drawn). A
+    disabled button is dimmed on purpose."""
+    from kivy.uix.button import Button
+
+    if not isinstance(w, Button) or w.disabled:
+        return None
+    image = w.background_down if w.state == "down" else w.background_normal
+    if image:
+        return None
+    text, back = _luminance(w.color), _luminance(w.background_color)
+    ratio = (max(text, back) + 0.05) / (min(text, back) + 0.05)
+    return ratio if ratio < CONTRAST else None
 
 
 def _fmt(b: Box) -> str:

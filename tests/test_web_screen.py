@@ -71,6 +71,36 @@ def test_the_status_line_says_while_the_phones_are_on_and_when_they_failed(
     app.phones_window.dismiss(animation=False)
 
 
+def test_each_seat_on_the_phones_window_wears_its_colour_as_a_mark(app: CompanionApp) -> None:
+    from ui.players import PlayerChip
+
+    phones = app.controls.phones
+    assert isinstance(phones, Phones)
+    app.setup.start_game(["Ana", "Bo", "Cy"], "incan-gold", False)
+    frames(2)
+    table = app.table
+    assert table is not None
+    phones.switch(True)
+    app.menus.open_phones()
+    frames(2)
+    window = app.phones_window
+    seats = [b for b in reversed(window.ids.seats.children) if isinstance(b, PlayerChip)]
+    # The table's colours (remembered players keep theirs), as marks; the names
+    # white, or dark on the lit seat, never drawn in the colour on the button.
+    assert [(b.text, b.mark) for b in seats] == [
+        (name, list(colour))
+        for name, colour in zip(("Ana", "Bo", "Cy"), app.players.seat_colours(table.state),
+                                strict=True)]
+    assert [b.seated for b in seats] == [True, False, False]
+    assert [b.color for b in seats] == [[0.1, 0.08, 0.02, 1], [1, 1, 1, 1], [1, 1, 1, 1]]
+    tap(seats[2])
+    frames(2)
+    seats = [b for b in reversed(window.ids.seats.children) if isinstance(b, PlayerChip)]
+    assert [b.seated for b in seats] == [False, False, True]
+    window.dismiss(animation=False)
+    phones.switch(False)
+
+
 def test_the_watchers_follow_the_odds_panel_and_hidden_tents(app: CompanionApp) -> None:
     from websockets.sync.client import connect
 

@@ -69,7 +69,7 @@ REPEATING = frozenset({BACKSPACE})  # held down, only backspace repeats
 BACKGROUND = (0.11, 0.12, 0.14, 1)
 KEY = (0.30, 0.32, 0.37, 1)
 COMMAND_KEY = (0.20, 0.23, 0.29, 1)
-DONE_KEY = (0.2, 0.55, 0.25, 1)
+DONE_KEY = (0.16, 0.46, 0.2, 1)  # the set-up screen's Start: white words at 5.6:1
 PRESSED = (0.85, 0.62, 0.1, 1)
 
 

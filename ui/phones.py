@@ -12,6 +12,7 @@ as a Kivy texture, one pixel a module, scaled up without smoothing.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -25,7 +26,8 @@ from ui import kv
 from ui.kivyfree.controls import PhonesControl
 from ui.kivyfree.i18n import _
 from ui.kivyfree.notice_words import notice_text
-from ui.kivyfree.presenters import SEAT_COLOURS, TableView, clipped_name
+from ui.kivyfree.presenters import SEAT_COLOURS, Colour, TableView, clipped_name
+from ui.players import PlayerChip
 from ui.widgets import OverWindow
 
 __all__ = ["PhonesWindow", "qr_texture", "with_phones"]
@@ -78,11 +80,14 @@ class PhonesWindow(OverWindow):
     caption = StringProperty("")
     shown = StringProperty("")
 
-    def __init__(self, phones: PhonesControl, table: Table | None, **kwargs: Any) -> None:
+    def __init__(self, phones: PhonesControl, table: Table | None,
+                 colours: Sequence[Colour] = (), **kwargs: Any) -> None:
         kv.load("phones.kv")
+        kv.load("players.kv")  # the seats' buttons are players' chips
         super().__init__(**kwargs)
         self.phones = phones
         self.table = table
+        self.colours = tuple(colours)  # each seat's, as the table shows it
         self.picked = 0  # the seat on show; -1: the watchers' code
         self.show()
 
@@ -117,11 +122,13 @@ class PhonesWindow(OverWindow):
             self._code("", "")
             return
         for seat, (name, _link) in enumerate(links.seats):
-            button = Factory.BigButton(text=clipped_name(name))
-            button.color = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-            if seat == self.picked:
-                button.background_color = (0.85, 0.62, 0.1, 1)
-                button.color = (0.1, 0.08, 0.02, 1)
+            # The player's colour as a mark beside the name, as on the set-up
+            # screen: a name drawn in it on a blue button (1.6:1 to 1.9:1 for
+            # the blue, red, purple and brown seats) could not be read.
+            colour = (self.colours[seat] if seat < len(self.colours)
+                      else SEAT_COLOURS[seat % len(SEAT_COLOURS)])
+            button = PlayerChip(text=clipped_name(name), mark=list(colour),
+                                seated=seat == self.picked)
             button.bind(on_release=lambda b, s=seat: self.pick(s))
             grid.add_widget(button)
         watch = Factory.BigButton(text=_("Watch"))

@@ -174,7 +174,9 @@ class MenuController:
         self.close()
         if self.app.controls.phones is None:
             return
-        window = PhonesWindow(self.app.controls.phones, self.app.table)
+        table = self.app.table
+        colours = self.app.players.seat_colours(table.state) if table is not None else ()
+        window = PhonesWindow(self.app.controls.phones, table, colours)
         window.bind(on_dismiss=lambda *a: setattr(self, "phones", None))
         window.open(animation=False)
         self.phones = window
