@@ -126,7 +126,9 @@ def card(text: str) -> Card:
     """The card with this id, matched case-insensitively."""
     if not isinstance(text, str):
         raise UnknownCard(repr(text))
-    found = CATALOGUE.get(text.upper())
+    # ASCII only: str.upper() folds "ſ" to "S" and "ﬁ" to "FI", which are no
+    # case of an id ("ſnake1" is not SNAKE1).
+    found = CATALOGUE.get(text.upper()) if text.isascii() else None
     if found is None:
         raise UnknownCard(text)
     return found
@@ -144,6 +146,7 @@ def card_from_payload(text: str) -> Card:
     """
     if (
         not isinstance(text, str)
+        or not text.isascii()  # as card(): no letter folded into an id's
         or len(text) > len(PAYLOAD_PREFIX) + 7
         or text[: len(PAYLOAD_PREFIX)].upper() != PAYLOAD_PREFIX
     ):

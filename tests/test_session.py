@@ -147,6 +147,8 @@ START = {"event": "start", "seats": ["Ana", "Bo", "Cy"]}
         ([START, {"event": "dance"}], 'line 2: unknown event "dance"'),
         ([START, {"card": "T1"}], "line 2: the object has no 'event'"),
         ([START, {"event": "draw", "card": "T12"}], "line 2: 'T12' is not a card of the game"),
+        ([START, {"event": "draw", "card": "\u017fnake1"}],
+         "line 2: '\u017fnake1' is not a card of the game"),  # "ſ" folds to "S"
         ([START, {"event": "draw"}], "line 2: draw needs 'card'"),
         ([START, {"event": "draw", "card": 5}], "line 2: card must be a card id"),
         ([START, {"event": "draw", "card": "A2"}], "line 2: A2 is shuffled in at round 2"),
