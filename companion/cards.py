@@ -126,8 +126,8 @@ def card(text: str) -> Card:
     """The card with this id, matched case-insensitively."""
     if not isinstance(text, str):
         raise UnknownCard(repr(text))
-    # ASCII only: str.upper() folds "ſ" to "S" and "ﬁ" to "FI", which are no
-    # case of an id ("ſnake1" is not SNAKE1).
+    # ASCII only: str.upper() folds the long s (U+017F) to "S" and the ligature
+    # U+FB01 to "FI", which are no case of an id.
     found = CATALOGUE.get(text.upper()) if text.isascii() else None
     if found is None:
         raise UnknownCard(text)

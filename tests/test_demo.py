@@ -93,7 +93,9 @@ def test_an_unfinished_game_is_resumed_to_its_end(tmp_path: Path) -> None:
     [
         (["--seats", "9"], "--seats 9: a game has 3 to 8 seats"),
         (["--rules", "foo"], "--rules foo: one of incan-gold, incan-gold-2020, diamant"),
-        (["--seed", "x"], "invalid int value"),
+        (["--seed", "x"], "--seed: 'x' is not a whole number"),
+        # NumPy's generator refused it with a traceback, and the demo went on with no camera.
+        (["--seed", "-5"], "--seed: the seed is a whole number from 0"),
     ],
 )
 def test_bad_options_exit_2_with_one_line(args: list[str], says: str) -> None:

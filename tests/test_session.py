@@ -148,7 +148,7 @@ START = {"event": "start", "seats": ["Ana", "Bo", "Cy"]}
         ([START, {"card": "T1"}], "line 2: the object has no 'event'"),
         ([START, {"event": "draw", "card": "T12"}], "line 2: 'T12' is not a card of the game"),
         ([START, {"event": "draw", "card": "\u017fnake1"}],
-         "line 2: '\u017fnake1' is not a card of the game"),  # "ſ" folds to "S"
+         "line 2: '\u017fnake1' is not a card of the game"),  # U+017F folds to "S"
         ([START, {"event": "draw"}], "line 2: draw needs 'card'"),
         ([START, {"event": "draw", "card": 5}], "line 2: card must be a card id"),
         ([START, {"event": "draw", "card": "A2"}], "line 2: A2 is shuffled in at round 2"),

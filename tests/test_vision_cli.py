@@ -84,6 +84,21 @@ def test_scan_through_the_real_command(tmp_path: Path) -> None:
     assert done.stderr == ""  # nothing at exit either (no binding's leak report)
 
 
+def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path) -> None:
+    """`scan` read from it and `stickers --out` wrote to it, each waiting for ever
+    for the other end; a time-out here fails the test instead of the suite."""
+    import os
+
+    from helpers import run
+
+    pipe = tmp_path / "pipe.png"
+    os.mkfifo(pipe)
+    for args in (["scan", str(pipe)], ["stickers", "--out", str(pipe)]):
+        done = run([sys.executable, "-m", "incan_companion", *args], text=True, seconds=60)
+        assert done.returncode == 2, (args, done.stderr)
+        assert done.stderr.strip() == f"incan-companion: {pipe}: not a file", args
+
+
 # -- stickers ------------------------------------------------------------------------
 
 def test_every_card_sticker_is_a_version_1_symbol_of_its_payload() -> None:

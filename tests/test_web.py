@@ -457,6 +457,8 @@ def test_the_device_wires_phones_like_buttons_and_remembers_them(tmp_path: Any) 
     ("example.com:8080", "'example.com' is neither an IP address a phone can reach nor"),
     ("0.0.0.0:8080", "'0.0.0.0' is neither an IP address a phone can reach nor"),
     ("8080x", "the port must be a number"),
+    ("\u00b2", "the port must be a number"),  # "²".isdigit(), which int() refuses
+    ("lan:\u00b9\u00b2", "the port must be a number"),
 ])
 def test_run_web_refuses_a_bad_address_in_one_line(
     value: str, said: str, capsys: pytest.CaptureFixture[str], tmp_path: Any,

@@ -20,6 +20,7 @@ from __future__ import annotations
 import enum
 import logging
 import math
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -563,11 +564,18 @@ class FileSource(FrameSource):
 
 def load_image(path: str | Path) -> npt.NDArray[np.uint8]:
     """An image file as a BGR array; OSError with a reason when it cannot be read."""
+    import stat
+
     import cv2
 
     p = Path(path)
     try:
-        data = np.fromfile(p, np.uint8)
+        # Opened without waiting and read only if a regular file: a named pipe
+        # there held `scan` for ever.
+        with open(os.open(p, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise OSError("not a file")
+            data = np.frombuffer(f.read(), np.uint8)
     except (OSError, ValueError) as e:
         raise OSError(f"{p}: {getattr(e, 'strerror', None) or e}") from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None

@@ -59,7 +59,7 @@ def register(sub: Any) -> None:
         "real game, and everything is stored in the data file.",
     )
     p.add_argument("--autoplay", action="store_true", help="play by itself (needed offscreen)")
-    p.add_argument("--seed", type=int, default=0, help="same seed, same game (default 0)")
+    p.add_argument("--seed", type=_seed, default=0, help="same seed, same game (default 0)")
     p.add_argument("--seats", type=int, default=DEFAULT_SEATS,
                    help=f"{MIN_SEATS} to {MAX_SEATS} seats (default {DEFAULT_SEATS})")
     p.add_argument("--rules", default=DEFAULT_RULES,
@@ -91,6 +91,18 @@ def _use_language(*choices: str | None) -> None:
     i18n.set_language("")
 
 
+def _seed(text: str) -> int:
+    """A demo's seed: a whole number from 0 (the virtual table's NumPy generator
+    takes no negative one, and the demo went on without its camera)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("the seed is a whole number from 0")
+    return value
+
+
 def web_option(text: str, addresses: tuple[str, ...]) -> tuple[tuple[str, ...], int]:
     """``--web [HOST:]PORT`` as (addresses, port); raises BadInput naming what is wrong.
 
@@ -102,7 +114,8 @@ def web_option(text: str, addresses: tuple[str, ...]) -> tuple[tuple[str, ...], 
     from incan_companion.config import web_address
 
     host, sep, port = text.rpartition(":")
-    if not port.isdigit() or not 1 <= int(port) <= 65535:
+    # ASCII digits: "²".isdigit() holds, and int() then refuses it.
+    if not (port.isascii() and port.isdigit()) or not 1 <= int(port) <= 65535:
         raise BadInput(f"run: --web {text}: the port must be a number from 1 to 65535")
     if not sep:
         return addresses, int(port)

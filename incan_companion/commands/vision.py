@@ -94,6 +94,9 @@ def cmd_stickers(args: argparse.Namespace) -> int:
     except UnknownEdition as e:
         raise BadInput(f"stickers: {e}") from None
     out = Path(args.out)
+    # Only a file is written over: opening a named pipe to write waits for a reader.
+    if out.exists() and not out.is_file():
+        raise BadInput(f"{out}: not a file")
     found = ui_font()
     font = LabelFont(found.name, found.regular, found.bold) if found is not None else None
     try:
