@@ -289,3 +289,28 @@ def test_the_docstring_check_finds_a_module_that_is_gone(tmp_path: Path) -> None
     assert not _exists("ui", ("describe",))
     assert not _exists("incan_companion", ("store",))
     assert not _exists("vision", ("sources", "Pyzbar"))
+
+
+def test_the_review_example_is_what_review_prints(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The page once showed a review line of a format long gone."""
+    from incan_companion.cli import main
+
+    page = (DOCS / "command-line.md").read_text(encoding="utf-8")
+    example = page.split("(`examples/game.jsonl`, its start):\n\n```\n", 1)[1].split("```", 1)[0]
+    shown = [line for line in example.splitlines() if line.strip() != "..."]
+    monkeypatch.setenv("INCAN_CONFIG", str(tmp_path / "none.toml"))
+    monkeypatch.setenv("LANG", "C.UTF-8")
+    monkeypatch.delenv("LANGUAGE", raising=False)
+    monkeypatch.delenv("LC_ALL", raising=False)
+    monkeypatch.delenv("LC_MESSAGES", raising=False)
+    from ui.kivyfree import i18n
+
+    before = i18n.language()
+    try:
+        assert main(["review", str(ROOT / "examples" / "game.jsonl")]) == 0
+    finally:
+        i18n.set_language(before)
+    printed = capsys.readouterr().out.splitlines()
+    assert len(shown) == 8 and printed[: len(shown)] == shown
