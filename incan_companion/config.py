@@ -291,7 +291,7 @@ def load(path: Path | None = None) -> Config:
         raise ConfigError(f"{path}: larger than a config file can be "
                           f"({MAX_CONFIG_BYTES // 1024} KiB)")  # fmt: skip
     try:
-        text = raw.decode("utf-8")
+        text = raw.decode("utf-8-sig")  # a byte-order mark first (Notepad's) is dropped
     except UnicodeDecodeError as e:
         raise ConfigError(f"{path}: cannot read: {e}") from None
     return replace(parse(text, str(path)), path=path)

@@ -126,7 +126,7 @@ def _read_language(f: BinaryIO, known: Container[str]) -> str:
     import tomllib
 
     try:
-        game = tomllib.load(f).get("game")
+        game = tomllib.loads(f.read().decode("utf-8-sig")).get("game")  # as config.load
     except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError):
         return ""
     language = game.get("language") if isinstance(game, dict) else None

@@ -46,6 +46,20 @@ def test_replay_json_of_the_example_game() -> None:
     assert [p["card"] for p in state["path"]] == ["T14", "MUMMY1", "T9", "T4"]
 
 
+def test_a_log_saved_by_notepad_replays_as_it_is(tmp_path: Path) -> None:
+    """A byte-order mark first and CRLF line ends: the same game. The mark was
+    refused with Python's own words ("decode using utf-8-sig")."""
+    saved = tmp_path / "notepad.jsonl"
+    saved.write_bytes(b"\xef\xbb\xbf" + EXAMPLE.read_bytes().replace(b"\n", b"\r\n"))
+    assert engine.to_json(replay_log(saved).state) == engine.to_json(replay_log(EXAMPLE).state)
+    # A mark anywhere else is no part of the JSON: refused, with its line.
+    inside = tmp_path / "inside.jsonl"
+    lines = EXAMPLE.read_bytes().split(b"\n")
+    inside.write_bytes(b"\n".join([lines[0], b"\xef\xbb\xbf" + lines[1], *lines[2:]]))
+    done = run("replay", str(inside))
+    assert done.returncode == 2 and done.stderr.startswith("incan-companion: line 2: bad JSON")
+
+
 def test_replay_readable_table() -> None:
     done = run("replay", str(EXAMPLE))
     assert done.returncode == 0

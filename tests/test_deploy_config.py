@@ -122,6 +122,17 @@ def test_an_empty_file_gives_the_defaults_and_remembers_its_path(tmp_path: Path)
     assert config.pins == DEFAULT_PINS and config.seats == 4
 
 
+def test_a_file_saved_with_a_byte_order_mark_is_read(tmp_path: Path) -> None:
+    from incan_companion.paths import configured_language
+
+    # Notepad's mark first and CRLF ends: tomllib refused the mark at line 1, column 1.
+    path = tmp_path / "config.toml"
+    path.write_bytes(b"\xef\xbb\xbf[game]\r\nlanguage = \"pl\"\r\nseats = 5\r\n")
+    config = load(path)
+    assert (config.language, config.seats) == ("pl", 5)
+    assert configured_language(path, ("en", "pl")) == "pl"  # the commands' quick reader
+
+
 def test_an_unreadable_file_is_an_error_not_the_defaults(tmp_path: Path) -> None:
     folder = tmp_path / "config.toml"
     folder.mkdir()  # a directory where the file should be: cannot be read

@@ -149,7 +149,8 @@ def replay_text(data: bytes, path: FileName) -> Session:
     """The session of a log's bytes. Lines end at ``\\n`` only (a ``\\r`` before it
     is dropped): U+2028, U+0085 and the like inside a name are part of its line."""
     try:
-        text = data.decode("utf-8")
+        # A byte-order mark first is dropped: Windows' Notepad writes one.
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         raise BadInput(f"{path}: not a text file") from None
     events: list[Event] = []
