@@ -94,7 +94,10 @@ def test_invalid_log_exits_2_with_line_and_reason(tmp_path: Path) -> None:
         (["replay", str(EXAMPLE), "--game", "1"], "--game is for data files"),
         # a folder has no file to lock or set aside (was exit 1, "has an empty name")
         (["demo", "--autoplay", "--data", "/"], "incan-companion: /: a folder, not a data file"),
-        (["run", "--data", "/", "--quit-after", "0"], "/: a folder, not a data file"),
+        (["run", "--data", "/", "--quit-after", "0.1"], "/: a folder, not a data file"),
+        # nan and -5 quit before the first screen, without its report, exit 0
+        (["run", "--quit-after", "nan"], "--quit-after: the seconds are a number above 0"),
+        (["run", "--quit-after", "-5"], "--quit-after: the seconds are a number above 0"),
     ],
 )
 def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:

@@ -48,7 +48,7 @@ def register(sub: Any) -> None:
                    help="serve the phones' pages from the start, on PORT (of HOST, else of "
                    "the config's [web] addresses); docs/web.md")
     p.add_argument("--screenshot", metavar="PNG", help="save the screen when quitting")
-    p.add_argument("--quit-after", type=float, metavar="SECONDS",
+    p.add_argument("--quit-after", type=_after, metavar="SECONDS",
                    help="quit after this many seconds (for checks and timing)")
     p.set_defaults(func=cmd_run)
 
@@ -89,6 +89,20 @@ def _use_language(*choices: str | None) -> None:
         except ValueError:
             logging.getLogger(__name__).warning("language %r is not available", code)
     i18n.set_language("")
+
+
+def _after(text: str) -> float:
+    """``--quit-after``: seconds above 0 (nan or -5 quit before the first screen,
+    without its report)."""
+    import math
+
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not (math.isfinite(value) and value > 0):
+        raise argparse.ArgumentTypeError("the seconds are a number above 0")
+    return value
 
 
 def _seed(text: str) -> int:
