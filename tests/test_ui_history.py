@@ -234,3 +234,35 @@ def test_against_names_the_three_met_most() -> None:
     assert hp.stats_row(p, hp.DEFAULT_COLOUR).figures == (
         "3 games · 1 win (33%) · mean 16.7 · best 25"
     )
+
+
+def test_an_unfinished_game_with_hidden_tents_shows_no_score_in_the_history(
+    app: CompanionApp, store: MemoryStore
+) -> None:
+    """New game from the menu keeps the game on the table, to resume; its tents
+    were hidden there and were shown in full from the history, best first."""
+    from companion.remembered import GameOption, flag
+    from ui.kivyfree.presenters import HIDDEN
+
+    # T11A among three: 3 each, 2 left; Ana leaves with 3 + 2, the others go on.
+    game = store_game(store, ("Ana", "Bo", "Cy"), ("T11A", [0]))
+    store.set_option(game, GameOption.HIDDEN_TENTS, flag(True))
+    try:
+        app.history.show()
+        frames()
+        screen = app.history_screen
+        assert screen.ids.row0.game == game
+        assert screen.ids.row0.scores == f"Ana {HIDDEN} · Bo {HIDDEN} · Cy {HIDDEN}"
+        assert HIDDEN not in screen.ids.row1.scores  # a game played with its tents shown
+        tap(screen.ids.row0)
+        past = app.past_game_screen
+        assert app.sm is not None and app.sm.current == "past_game" and past.can_resume
+        frames()
+        # Each row's words: place, name, tent, artifacts, score; seats in their order.
+        shown = [[" ".join(p.text for p in cell).strip() for cell in row.cells]
+                 for row in past.ids.scores.rows]
+        assert shown == [["", "Ana", HIDDEN, "-", HIDDEN], ["", "Bo", HIDDEN, "-", HIDDEN],
+                         ["", "Cy", HIDDEN, "-", HIDDEN]]
+        assert past.ids.chart.series == [[], [], []]  # no line to read the scores from
+    finally:
+        store.delete_game(game)

@@ -50,7 +50,10 @@ class HistoryController:
         page = max(0, min(self._page + delta, count - 1))
         self._page = page
         self.games = games.history(page * size, size)
-        rows = [history_presenters.history_row(g) for g in self.games]
+        games = self.app.games
+        rows = [history_presenters.history_row(  # the option is read for unfinished games only
+                    g, hidden_tents=not g.summary.finished and games.hidden_tents(g.game))
+                for g in self.games]
         self.app.history_screen.show(rows, page, count, page_text(page, count))
 
     def open_past_game(self, game: int) -> None:
@@ -68,7 +71,8 @@ class HistoryController:
             return
         screen = app.past_game_screen
         renamed = history_presenters.with_names_now(played, session.state)
-        screen.show(presenters.game_over_view(renamed, app.players.seat_colours(renamed)))
+        screen.show(presenters.game_over_view(renamed, app.players.seat_colours(renamed),
+                                              hidden_tents=app.games.hidden_tents(game)))
         screen.heading = history_presenters.past_game_heading(played)
         if not played.summary.finished:
             screen.winners = _("Unfinished, round {round}").format(round=session.state.round)

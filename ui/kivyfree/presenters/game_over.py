@@ -7,12 +7,18 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from companion.cards import ROUNDS
 from companion.engine import Phase, State
 from ui.kivyfree.i18n import _
-from ui.kivyfree.presenters.common import Colour, artifacts_text, seat_colour
+from ui.kivyfree.presenters.common import (
+    HIDDEN,
+    Colour,
+    artifacts_text,
+    seat_colour,
+    tents_hidden,
+)
 from ui.kivyfree.presenters.scores import ScoreColumns, score_columns
 from ui.kivyfree.words import (
     names,
@@ -111,9 +117,16 @@ def _tie_breaks(state: State, winners: Sequence[int]) -> str:
     return " ".join(said)
 
 
-def game_over_view(state: State, colours: Sequence[Colour] | None = None) -> GameOverView:
+def game_over_view(state: State, colours: Sequence[Colour] | None = None, *,
+                   hidden_tents: bool = False) -> GameOverView:
     """Final scores ranked by the rules (score, then artifacts), the winner(s), the
-    tie-breaks, and the chart of scores."""
+    tie-breaks, and the chart of scores.
+
+    An unfinished game played with hidden tents (a past game in the history)
+    shows no tent, score, place or chart: its seats in their order, as the
+    table would until the end."""
+    if tents_hidden(state, hidden_tents):
+        return _hidden_view(state, colours)
     winners = state.winners if state.phase is Phase.GAME_OVER else ()
     # Two msgids, not ngettext: "Winner: {names}" is the command line's msgid
     # too (ui/kivyfree/words.py), and "Winners" is only ever said of two or more seats.
@@ -143,4 +156,29 @@ def game_over_view(state: State, colours: Sequence[Colour] | None = None) -> Gam
         columns=score_columns(state, this_round=False),
         seats=seats,
         chart=chart_view(state, colours),
+    )
+
+
+def _hidden_view(state: State, colours: Sequence[Colour] | None) -> GameOverView:
+    seats = tuple(
+        FinalSeat(
+            name=s.name,
+            colour=seat_colour(i, colours),
+            banked=HIDDEN,
+            artifacts=artifacts_text([a.value for a in s.artifacts]),  # carried out in view
+            score=HIDDEN,
+            winner=False,
+            place=0,
+            rank="",
+        )
+        for i, s in enumerate(state.seats)
+    )
+    chart = chart_view(state, colours)
+    return GameOverView(
+        heading=phase_name(Phase.GAME_OVER).capitalize(),
+        winners="",
+        tie_break="",
+        columns=score_columns(state, this_round=False),
+        seats=seats,
+        chart=replace(chart, series=tuple(() for _s in state.seats)),
     )

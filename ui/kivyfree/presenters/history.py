@@ -14,7 +14,7 @@ from companion.engine import State
 from companion.players import Player
 from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
 from ui.kivyfree.i18n import _, language, ngettext
-from ui.kivyfree.presenters import ChartView, Colour, rules_label
+from ui.kivyfree.presenters import HIDDEN, ChartView, Colour, rules_label
 from ui.kivyfree.presenters.chips import DEFAULT_COLOUR, colour, page_text, pages
 from ui.kivyfree.words import listed, percent
 
@@ -55,10 +55,16 @@ def when(created: str) -> str:
     return str(format_datetime(at, "short", locale=language()))
 
 
-def history_row(g: Played) -> HistoryRow:
+def history_row(g: Played, *, hidden_tents: bool = False) -> HistoryRow:
+    """A game of the list; ``hidden_tents``: the game was played with them, and
+    until it is over its seats show no score, in their order (best first would
+    tell the ranking)."""
     s = g.summary
-    order = sorted(range(len(s.seats)), key=lambda i: (-s.seats[i].score, i))
-    scores = " · ".join(f"{g.players[i]} {s.seats[i].score}" for i in order)
+    if hidden_tents and not s.finished:
+        scores = " · ".join(f"{name} {HIDDEN}" for name in g.players)
+    else:
+        order = sorted(range(len(s.seats)), key=lambda i: (-s.seats[i].score, i))
+        scores = " · ".join(f"{g.players[i]} {s.seats[i].score}" for i in order)
     if s.finished:
         won = [g.players[i] for i in s.winners]
         result = (_("Winner: {names}") if len(won) == 1 else _("Winners: {names}")).format(
