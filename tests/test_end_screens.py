@@ -211,6 +211,25 @@ def test_a_three_way_tie_on_score_broken_by_the_artifact(english: None) -> None:
     assert v.tie_break == "Tied on 9; more artifacts decide."
 
 
+def test_three_tied_two_on_artifacts_too_share_the_win(english: None) -> None:
+    steps: list[Step] = [
+        "A1", [0], "T3", [1, 2],  # Ana carries A1 out (5); Bo and Cy 1 each
+        "A2", [1], "T3", [0, 2],  # Bo carries A2 out (5); Ana and Cy 1 each
+        "T5A", [0, 1], "T5B", [2],  # 1 each and 1 each of the 2 left; Cy 1 + 5 alone
+        *(["T3", [0, 1, 2]] * 2),  # then 1 each in rounds 4 and 5: 10, 10 and 10
+    ]  # fmt: skip
+    v = game_over_view(play(3, "incan-gold", *steps).state)
+    assert [(x.rank, x.name, x.banked, x.artifacts, x.score, x.winner) for x in v.seats] == [
+        ("1st", "Ana", "5", "5", "10", True),
+        ("1st", "Bo", "5", "5", "10", True),
+        ("3rd", "Cy", "10", "", "10", False),
+    ]
+    assert v.winners == "Winners: Ana and Bo"
+    # It said "Tied on 10 and on artifacts: a shared win", though Cy lost on them.
+    assert v.tie_break == ("Tied on 10; more artifacts decide, and those tied on them too "
+                           "share the win.")
+
+
 def test_a_three_way_tie_is_a_shared_win(english: None) -> None:
     v = game_over_view(play(3, "diamant", *(["T3", [0, 1, 2]] * 5)).state)
     assert [(x.rank, x.name, x.score, x.winner) for x in v.seats] == [

@@ -99,10 +99,17 @@ def _tie_breaks(state: State, winners: Sequence[int]) -> str:
         if len(tied) < 2:
             continue
         top = score == max(scores)
-        broken = len({len(state.seats[i].artifacts) for i in tied}) > 1
-        if top and len(winners) != 1:
-            broken = False  # the best are still tied: the win is shared
-        if broken:
+        counts = [len(state.seats[i].artifacts) for i in tied]
+        broken = len(set(counts)) > 1
+        # Of three tied on 10 with 1, 1 and 0 artifacts, two still share the win.
+        still = broken and counts.count(max(counts)) > 1
+        if still:
+            text = _("Tied on {score}; more artifacts decide, and those tied on them too "
+                     "share the win.") if top else _(
+                "Tied on {score}; more artifacts decide, and those tied on them too "
+                "share a place.")
+            said.append(text.format(score=score))
+        elif broken:
             said.append(_("Tied on {score}; more artifacts decide.").format(score=score))
         elif not state.rules.artifacts:  # no artifacts to count (Diamant)
             text = _("Tied on {score}: a shared win.") if top else _(
