@@ -67,7 +67,9 @@ def recover(damaged: Path, out: Path) -> Recovered:
     if out.exists() or out.is_symlink():
         raise NoAccess(f"{out} exists already: name a new file for what is saved")
     if not damaged.is_file():
-        raise NoAccess(f"{damaged}: no such data file")
+        # A folder or a named pipe there is no data file either, but is there.
+        raise NoAccess(f"{damaged}: not a file" if damaged.exists() else
+                       f"{damaged}: no such data file")
     steps: list[str] = []
     with tempfile.TemporaryDirectory(prefix="incan-recover-") as tmp:
         copy = Path(tmp) / "copy.sqlite"

@@ -97,6 +97,10 @@ def test_it_refuses_to_overwrite_and_reads_nothing_that_is_not_there(
     assert taken.read_text(encoding="utf-8") == "mine"
     code, _out, err = run(capsys, "recover", str(tmp_path / "none.sqlite"))
     assert code == 2 and "no such data file" in err
+    folder = tmp_path / "a-folder.sqlite"  # there, but no file: said so, not "no such"
+    folder.mkdir()
+    code, _out, err = run(capsys, "recover", str(folder))
+    assert code == 2 and err.strip().endswith(f"{folder}: not a file")
 
 
 def test_a_game_altered_in_the_middle_is_saved_up_to_the_change(
