@@ -212,8 +212,8 @@ def test_undoing_a_rounds_first_card_does_not_play_the_last_bust_again(
     frames(2)
     assert app.sm.current == "table" and not app.table_screen.holding
     assert not table.ending  # a card turned now is round 2's first card at once
-    over = i18n._("Round {round} is over. Turn the first card of round {next}.")
-    assert app.table_screen.prompt == over.format(round=1, next=2)
+    over = i18n._("Round {round} is over. {name} turns the first card of round {next}.")
+    assert app.table_screen.prompt == over.format(round=1, name="Bo", next=2)  # seat 2 starts
     app.play.end_bust_hold()  # the hold's timer, had a hold been started again
     assert app.sm.current == "table"
     key(BACKSPACE)  # the bust itself

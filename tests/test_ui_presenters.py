@@ -117,7 +117,9 @@ def test_a_bust_says_what_to_remove() -> None:
     assert [c.note for c in v.path] == ["", "", "second!"]
     assert [x.status for x in v.seats] == ["busted"] * 3
     assert v.pieces == ""
-    assert v.prompt == "Round 1 is over. Turn the first card of round 2."
+    # The start seat passes to the left: Bo turns round 2's first card.
+    assert v.prompt == "Round 1 is over. Bo turns the first card of round 2."
+    assert v.prompt_short == "Round 1 is over. Turn the first card of round 2."
 
 
 def test_hidden_tents_hide_totals_until_the_end() -> None:

@@ -158,8 +158,14 @@ def prompt(
     if state.phase is Phase.ROUND_OVER and ending:
         return _("Round {round} is over. Tap for the round's summary.").format(round=state.round)
     if state.phase is Phase.ROUND_OVER:
-        return _("Round {round} is over. Turn the first card of round {next}.").format(
-            round=state.round, next=state.round + 1
+        if short:
+            return _("Round {round} is over. Turn the first card of round {next}.").format(
+                round=state.round, next=state.round + 1
+            )
+        # The start seat passes to the left: said as in round 1, by name.
+        starts = state.seats[state.round % len(state.seats)].name
+        return _("Round {round} is over. {name} turns the first card of round {next}.").format(
+            round=state.round, name=starts, next=state.round + 1
         )
     if state.phase is Phase.CHOOSE:
         if asking:  # Undo's question holds the reveal
