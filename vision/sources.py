@@ -572,10 +572,14 @@ def load_image(path: str | Path) -> npt.NDArray[np.uint8]:
     try:
         # Opened without waiting and read only if a regular file: a named pipe
         # there held `scan` for ever.
-        with open(os.open(p, os.O_RDONLY | os.O_NONBLOCK), "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+        fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
                 raise OSError("not a file")
-            data = np.frombuffer(f.read(), np.uint8)
+            with open(fd, "rb", closefd=False) as f:
+                data = np.frombuffer(f.read(), np.uint8)
+        finally:
+            os.close(fd)
     except (OSError, ValueError) as e:
         raise OSError(f"{p}: {getattr(e, 'strerror', None) or e}") from None
     image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
