@@ -19,6 +19,7 @@ from typing import Any
 
 from companion.engine import DEFAULT_SEATS, MAX_SEATS, MIN_SEATS
 from companion.rules import DEFAULT_RULES, RULE_SETS
+from incan_companion.commands import whole_number
 from incan_companion.errors import EXIT_FAILURE, EXIT_OK, BadInput
 from incan_companion.options import CAMERA_CHOICES, SEAT_INPUTS, CameraChoice, SeatInput
 
@@ -108,13 +109,8 @@ def _after(text: str) -> float:
 def _seed(text: str) -> int:
     """A demo's seed: a whole number from 0 (the virtual table's NumPy generator
     takes no negative one, and the demo went on without its camera)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError("the seed is a whole number from 0")
-    return value
+    return whole_number(text, what="a whole number", least=0,
+                        says="the seed is a whole number from 0")
 
 
 def web_option(text: str, addresses: tuple[str, ...]) -> tuple[tuple[str, ...], int]:

@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, TextIO
 
 from companion.engine import MAX_SEATS
+from incan_companion.commands import whole_number
 
 __all__ = ["cmd_buttons", "register", "run_check"]
 
@@ -34,13 +35,8 @@ _sleep: Callable[[float], None] = time.sleep
 
 
 def _seat_count(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seats") from None
-    if not 1 <= value <= MAX_SEATS:
-        raise argparse.ArgumentTypeError(f"the box has 1 to {MAX_SEATS} seats")
-    return value
+    return whole_number(text, what="a number of seats", least=1, most=MAX_SEATS,
+                        says=f"the box has 1 to {MAX_SEATS} seats")
 
 
 def _seconds(text: str) -> float:

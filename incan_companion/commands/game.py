@@ -16,6 +16,7 @@ from companion import engine
 from companion.events import BadEvent, Event, from_line, to_line
 from companion.session import LogError, Session
 from companion.text import printable
+from incan_companion.commands import whole_number
 from incan_companion.errors import EXIT_OK, BadInput
 
 #: A game log is a few kilobytes; more than this is not one (``replay /dev/zero``).
@@ -271,10 +272,4 @@ def _export_all(path: FileName) -> int:
 
 
 def game_number(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a game number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("game numbers start at 1")
-    return value
+    return whole_number(text, what="a game number", least=1, says="game numbers start at 1")
