@@ -266,7 +266,11 @@ class State:
     @property
     def start_seat(self) -> int:
         """The seat that turns the cards this round (passes to the left each round)."""
-        return (self.round - 1) % len(self.seats)
+        return self.start_seat_of(self.round)
+
+    def start_seat_of(self, round_: int) -> int:
+        """The seat that turns the cards of round ``round_`` (1 to 5)."""
+        return (round_ - 1) % len(self.seats)
 
     @property
     def to_remove(self) -> str | None:

@@ -242,3 +242,11 @@ def test_a_bust_in_the_last_round_takes_no_card_out() -> None:
     assert (state.round, state.phase) == (5, Phase.GAME_OVER)
     assert state.removed == ("SNAKE2",) and state.to_remove is None
     assert engine.to_json(state)["remove"] is None
+
+
+def test_the_start_seat_passes_to_the_left_each_round() -> None:
+    s = play(3, "incan-gold").state
+    assert [s.start_seat_of(r) for r in range(1, 6)] == [0, 1, 2, 0, 1]
+    assert s.start_seat == 0
+    s = play(3, "incan-gold", "SPIDER1", [], "SPIDER2", "T1").state  # round 2's first card
+    assert (s.round, s.start_seat) == (2, 1)

@@ -163,7 +163,7 @@ def prompt(
                 round=state.round, next=state.round + 1
             )
         # The start seat passes to the left: said as in round 1, by name.
-        starts = state.seats[state.round % len(state.seats)].name
+        starts = state.seats[state.start_seat_of(state.round + 1)].name
         return _("Round {round} is over. {name} turns the first card of round {next}.").format(
             round=state.round, name=starts, next=state.round + 1
         )
