@@ -2,12 +2,15 @@
 
 The state is always the replay of the log. Undo and correct are log-level:
 undo cancels the latest event not yet cancelled, correct rewrites the card
-of one draw of the round on show and replays what followed. Each accepted
-event keeps the moves it resolves to and the states they lead to, so undo
-is a pop and correct replays only the tail of its round. An event is
-checked once (:meth:`Session.preview`, which runs the rules) and what the
-check made is what :meth:`Session.commit` takes: the engine runs once per
-event, also when the caller stores the event between the two.
+of one draw of the round on show and replays what followed. The session
+keeps the moves of the game as it stands and the state after each, and each
+accepted event keeps only what it changed in them (a move added, or the draw
+a correction replaced): a log of many corrections holds a few hundred bytes
+a line, not a copy of the game each. Undo of a draw or a reveal is a pop;
+correct, and undo of a correction, replay only the tail of the round. An
+event is checked once (:meth:`Session.preview`, which runs the rules) and
+what the check made is what :meth:`Session.commit` takes: the engine runs
+once per event, also when the caller stores the event between the two.
 
 >>> from companion.events import Start, Draw, Reveal, Correct, Undo
 >>> s = Session.start(Start(("Ana", "Bo", "Cy")))
@@ -70,13 +73,18 @@ class NotFirst(RuleError):
     """A start event that is not the first line, or a first line that is not a start."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False, slots=True)
 class _Frame:
-    """One accepted step: its event, and the game's moves and states after it."""
+    """One accepted step: its event, and what it changed in the game's moves.
+
+    A draw or a reveal added a move at ``at``; a correction put a new draw at
+    ``at`` in place of ``replaced``. Compared by identity: it stands for the
+    step, not for its contents.
+    """
 
     entry: Event  # the accepted event (never an undo)
-    moves: tuple[Move, ...]  # the whole game so far, corrections applied
-    states: tuple[State, ...]  # the state after each of those moves
+    at: int  # the index in the moves of the move it added or replaced
+    replaced: Draw | None = None  # a correction's draw before it
 
 
 class StaleCheck(ValueError):
@@ -96,6 +104,11 @@ class Checked:
     state: State
     _on: _Frame  # the frame on show when checked
     _frame: _Frame | None  # the frame it adds (None: an undo, which drops one)
+    # The moves and states from ``_at`` on, as they become (an undo of a draw
+    # or a reveal: none, the last move is dropped).
+    _at: int
+    _moves: tuple[Move, ...]
+    _states: tuple[State, ...]
 
 
 def _play(state: State, move: Move) -> State:
@@ -109,15 +122,20 @@ def _play(state: State, move: Move) -> State:
 
 
 class Session:
-    def __init__(self, first: _Frame) -> None:
-        self._frames: list[_Frame] = [first]
-        self._log: list[Event] = [first.entry]
+    def __init__(self, start: Start, state: State) -> None:
+        self._frames: list[_Frame] = [_Frame(start, 0)]
+        self._log: list[Event] = [start]
+        self._moves: list[Move] = [start]
+        self._states: list[State] = [state]
+        # The tuples last handed out, kept until the game changes: readers
+        # (the web page at every poll) then share one copy.
+        self._seen: tuple[tuple[Move, ...], tuple[State, ...]] | None = None
 
     @classmethod
     def start(cls, event: Start) -> Session:
         state = engine.new_game(event.seats, event.rules, event.deck)
         _check_bots(event)
-        return cls(_Frame(event, (event,), (state,)))
+        return cls(event, state)
 
     @classmethod
     def replay(cls, events: Iterable[Event]) -> Session:
@@ -141,7 +159,7 @@ class Session:
 
     @property
     def state(self) -> State:
-        return self._frames[-1].states[-1]
+        return self._states[-1]
 
     @property
     def start_event(self) -> Start:
@@ -163,12 +181,17 @@ class Session:
     @property
     def moves(self) -> tuple[Move, ...]:
         """The game as start, draws and reveals with every correction applied."""
-        return self._frames[-1].moves
+        return self._seen_now()[0]
 
     @property
     def states(self) -> tuple[State, ...]:
         """The state after each of :attr:`moves`, in order (the first: the start)."""
-        return self._frames[-1].states
+        return self._seen_now()[1]
+
+    def _seen_now(self) -> tuple[tuple[Move, ...], tuple[State, ...]]:
+        if self._seen is None:
+            self._seen = (tuple(self._moves), tuple(self._states))
+        return self._seen
 
     @property
     def can_undo(self) -> bool:
@@ -191,16 +214,27 @@ class Session:
             case Undo():
                 if len(self._frames) == 1:
                     raise NothingToUndoError("nothing to undo")
-                return Checked(event, self._frames[-2].states[-1], frame, None)
+                if frame.replaced is None:
+                    last = len(self._moves) - 1
+                    return Checked(event, self._states[-2], frame, None, last, (), ())
+                # The draw the correction replaced held before it: the round
+                # replays as it was.
+                assert isinstance(frame.entry, Correct)
+                moves, states = self._corrected(frame.at, frame.entry.pos, frame.replaced.card)
+                return Checked(event, states[-1], frame, None, frame.at, moves, states)
             case Start():
                 raise NotFirst("start is only allowed on the first line")
             case Draw() | Reveal():
-                state = _play(frame.states[-1], event)
-                new = _Frame(event, (*frame.moves, event), (*frame.states, state))
+                state = _play(self._states[-1], event)
+                at = len(self._moves)
+                return Checked(event, state, frame, _Frame(event, at), at, (event,), (state,))
             case Correct(pos, card):
-                moves, states = self._corrected(frame, pos, card)
-                new = _Frame(event, moves, states)
-        return Checked(event, new.states[-1], frame, new)
+                at = self._draw_at(pos)
+                replaced = self._moves[at]
+                assert isinstance(replaced, Draw)
+                moves, states = self._corrected(at, pos, card)
+                new = _Frame(event, at, replaced)
+                return Checked(event, states[-1], frame, new, at, moves, states)
 
     def commit(self, checked: Checked) -> State:
         """Take an event checked by :meth:`preview` on this session as it is now;
@@ -211,43 +245,51 @@ class Session:
             self._frames.pop()
         else:
             self._frames.append(checked._frame)
+        self._moves[checked._at :] = checked._moves
+        self._states[checked._at :] = checked._states
+        self._seen = None
         self._log.append(checked.event)
         return self.state
 
-    def _round_draws(self, frame: _Frame) -> list[int]:
-        """Indexes in ``frame.moves`` of the draws of the round on show."""
-        now = frame.states[-1].round
-        return [
-            i
-            for i, move in enumerate(frame.moves)
-            if isinstance(move, Draw) and frame.states[i].round == now
-        ]
+    def _round_draws(self) -> list[int]:
+        """Indexes in the moves of the draws of the round on show."""
+        now = self._states[-1].round
+        draws = []
+        # From the end back: the round's moves are the last ones.
+        for i in range(len(self._moves) - 1, 0, -1):
+            if self._states[i].round != now:
+                break
+            if isinstance(self._moves[i], Draw):
+                draws.append(i)
+        draws.reverse()
+        return draws
+
+    def _draw_at(self, pos: int) -> int:
+        """The index in the moves of the round's draw at path position ``pos``."""
+        draws = self._round_draws()
+        if not 0 <= pos < len(draws):
+            raise CorrectionRefused(f"no card at path position {pos} (the path has {len(draws)})")
+        return draws[pos]
 
     def _corrected(
-        self, frame: _Frame, pos: int, card: str
+        self, at: int, pos: int, card: str
     ) -> tuple[tuple[Move, ...], tuple[State, ...]]:
-        draws = self._round_draws(frame)
-        if not 0 <= pos < len(draws):
-            raise CorrectionRefused(
-                f"no card at path position {pos} (the path has {len(draws)})"
-            )
-        at = draws[pos]
-        moves = (*frame.moves[:at], Draw(card), *frame.moves[at + 1 :])
-        states = list(frame.states[:at])
-        for i, move in enumerate(moves[at:], start=at):
+        moves = (Draw(card), *self._moves[at + 1 :])
+        states = [self._states[at - 1]]
+        for i, move in enumerate(moves):
             try:
                 states.append(_play(states[-1], move))
             except RuleError as e:
-                what = "the card" if i == at else f"a later {type(move).__name__.lower()}"
+                what = "the card" if i == 0 else f"a later {type(move).__name__.lower()}"
                 raise CorrectionRefused(
                     f"{card} at position {pos}: {what} would be invalid: {e}"
                 ) from None
-        before, after = frame.states[-1], states[-1]
+        before, after = self._states[-1], states[-1]
         if after.round != before.round or len(after.path) != len(before.path):
             raise CorrectionRefused(
                 f"{card} at position {pos} would end the round before the cards that followed it"
             )
-        return moves, tuple(states)
+        return moves, tuple(states[1:])
 
     def correction_options(self, pos: int) -> tuple[str, ...]:
         """Every card the path card at ``pos`` could be corrected to (itself excluded).
@@ -259,15 +301,14 @@ class Session:
         kind is then decided by what depends on its id alone: being in the
         deck at that point and not coming again later in the round.
         """
-        frame = self._frames[-1]
-        draws = self._round_draws(frame)
+        draws = self._round_draws()
         if not 0 <= pos < len(draws):
             return ()
         at = draws[pos]
-        before = frame.states[at - 1]
-        current = frame.moves[at]
+        before = self._states[at - 1]
+        current = self._moves[at]
         assert isinstance(current, Draw)
-        later = {m.card for m in frame.moves[at + 1 :] if isinstance(m, Draw)}
+        later = {m.card for m in self._moves[at + 1 :] if isinstance(m, Draw)}
         holds: dict[str | None, bool] = {}
         options = []
         for cid in ALL_IDS:
@@ -278,7 +319,7 @@ class Session:
             kind = CATALOGUE[cid].hazard
             if kind not in holds:
                 try:
-                    self._corrected(frame, pos, cid)
+                    self._corrected(at, pos, cid)
                     holds[kind] = True
                 except RuleError:
                     holds[kind] = False

@@ -11,13 +11,13 @@ import os
 import random
 from pathlib import Path
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from companion import engine
 from companion.cards import CATALOGUE
 from companion.engine import Phase, RuleError, State
-from companion.events import Correct, Draw, Reveal, Start
+from companion.events import Correct, Draw, Reveal, Start, Undo
 from companion.rules import RULE_SETS
 from companion.session import Session
 from companion.simulate import random_events
@@ -105,8 +105,23 @@ def test_random_games_keep_the_invariants(
     check_moves(session)
     again = Session.replay(session.log)
     assert again.state == session.state
+    assert (again.moves, again.states) == (session.moves, session.states)
     assert json.dumps(engine.to_json(again.state)) == json.dumps(engine.to_json(session.state))
     assert Session.replay(session.effective).state == session.state
+
+
+@settings(max_examples=max(20, GAMES // 20))
+@given(seed=st.integers(0, 2**32 - 1), rules=st.sampled_from(sorted(RULE_SETS)))
+def test_after_every_undo_the_game_is_the_replay_of_what_is_left(seed: int, rules: str) -> None:
+    """Undo rebuilds the moves and states it takes back (a correction's round
+    is replayed with the draw it replaced): they must be the effective log's."""
+    undos = 0
+    for event, session in random_events(random.Random(seed), rules=rules, mistakes=0.1):
+        if isinstance(event, Undo):
+            undos += 1
+            fresh = Session.replay(session.effective)
+            assert (session.moves, session.states) == (fresh.moves, fresh.states)
+    assume(undos > 0)
 
 
 @settings(max_examples=max(20, GAMES // 50))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import tracemalloc
 from pathlib import Path
 
 import pytest
@@ -43,6 +44,44 @@ def test_undo_of_a_correction_restores_the_misread_card() -> None:
     game.apply(Undo())
     assert [p.card for p in game.state.path] == ["T11A", "T5A"]
     assert [s.hand for s in game.state.seats] == [3 + 1, 3 + 1, 3 + 1]
+
+
+def test_undo_of_a_correction_under_later_moves_replays_its_round_as_it_was() -> None:
+    game = play(3, "incan-gold", "T11A", [], "T5A")
+    game.apply(Correct(0, "T14"))  # 14 / 3 = 4 each, 2 left; T5A: 1 each, 2 left
+    game.apply(Reveal((0,)))  # Ana camps alone with both leftovers
+    game.apply(Draw("T9"))  # Bo and Cy: 9 / 2 = 4 each, 1 left
+    assert [s.banked for s in game.state.seats] == [4 + 1 + 2 + 2, 0, 0]
+    assert [s.hand for s in game.state.seats] == [0, 5 + 4, 5 + 4]
+    game.apply(Undo())
+    game.apply(Undo())
+    game.apply(Undo())
+    # As before the correction: 11 / 3 = 3 each, 2 left; then 5 / 3 = 1 each, 2 left
+    assert [s.hand for s in game.state.seats] == [3 + 1, 3 + 1, 3 + 1]
+    assert lefts(game) == [2, 2]
+    assert game.states == Session.replay(game.effective).states
+    assert game.moves == (game.start_event, Draw("T11A"), Reveal(()), Draw("T5A"))
+
+
+def test_each_correction_holds_what_it_changed_not_a_copy_of_the_game() -> None:
+    """A log may hold thousands of corrections (a table that fixes misreads
+    for hours): each must keep what it changed, as a Pi's memory could not
+    hold a copy of the game for each."""
+    game = play(3, "incan-gold", *[x for c in ("T3", "T4", "T7A", "T9", "T13", "T15") for x in (c, [])])
+    fixes = [Correct(0, "T1" if i % 2 else "T2") for i in range(600)]
+    tracemalloc.start()
+    try:
+        for fix in fixes[:200]:
+            game.apply(fix)
+        before = tracemalloc.get_traced_memory()[0]
+        for fix in fixes[200:]:
+            game.apply(fix)
+        each = (tracemalloc.get_traced_memory()[0] - before) / 400
+    finally:
+        tracemalloc.stop()
+    # The last fix is T1 (nothing each), then T4, T7A, T9, T13, T15 by 3
+    assert game.state.seats[0].hand == 0 + 1 + 2 + 3 + 4 + 5
+    assert each < 1024, f"{each:.0f} bytes a correction"
 
 
 def test_correct_recomputes_everything_after_it() -> None:
