@@ -420,7 +420,9 @@ def play_out(
             bust = bust_cards / cards
             # floor(v / n) is v / n less (n - 1) / 2n on average.
             gain = (tsum - tcount * (n - 1) / 2) / (cards * n)
-            take = (sum(lefts) + 5 * len(arts)) / n
+            # As :func:`situation` values them, which the weights were fitted on.
+            art = sum(_worth(printed, v, carried + i) for i, v in enumerate(arts)) if arts else 0
+            take = (sum(lefts) + art) / n
             bh, h10 = bust * hand, hand / 10
             leavers = []
             for s in temple:

@@ -205,3 +205,25 @@ def test_a_rollout_banks_what_the_engine_banks_on_the_same_cards(rules: str) -> 
             assert got[s] == banked, (rules, state.path, seat, with_it, s)
         checked += 1
     assert checked > 60 and busts > 5
+
+
+def test_a_rollouts_choices_value_the_artifacts_on_the_path_as_the_model_was_fitted() -> None:
+    """The take a seat weighs at a rollout's reveal counts an artifact lying
+    on the path at what leaving alone would bank (12 for the fifth under
+    printed values), as :func:`rollout.situation` does for the fitted
+    weights, not at a flat 5."""
+    none = (0,) * len(HAZARD_TYPES)
+    p = rollout.Position(
+        round=1, hand=3, lefts=(), path_artifacts=(12,), treasures=(3, 3, 3), hazards=none,
+        seen=none, artifacts=(), carried=0, printed=True, pooled=False, in_temple=(0, 1, 2),
+        scores=(0, 0, 0),
+    )  # fmt: skip
+    takes: list[float] = []
+
+    def weigh(bust: float, hand: int, gain: float, take: float, seats_in: int) -> bool:
+        takes.append(take)
+        return True
+
+    rollout.play_out(p, 0, False, random.Random(1), _STAYS, others=(), policy=weigh)
+    # A 3 shared by three adds 1 to the hand and leaves nothing: the artifact alone.
+    assert takes == [12 / 3] and rollout.situation(p).take == 12 / 3
