@@ -81,6 +81,7 @@ class View:
     hazards_seen: tuple[int, ...] = ()  # per kind, 1 if one lies on the path
     artifacts_left: tuple[int, ...] = ()  # printed values of the artifacts that can come
     artifacts_carried: int = 0  # carried out so far this game (their worth depends on it)
+    artifacts_held: tuple[int, ...] = ()  # each seat's artifacts (a tie on score goes to the most)
     printed_values: bool = False  # artifacts keep their printed values
     pooled: bool = True  # the leftovers are one pool
     # Every choice made at this game's reveals so far, as the table saw them
@@ -131,6 +132,7 @@ def view(state: State, seat: int, *, seed: str, seen: tuple[rollout.Seen, ...] =
         hazards_seen=p.seen,
         artifacts_left=p.artifacts,
         artifacts_carried=p.carried,
+        artifacts_held=p.held,
         printed_values=p.printed,
         pooled=p.pooled,
         seen=seen,
@@ -153,6 +155,7 @@ def position(v: View) -> rollout.Position:
         pooled=v.pooled,
         in_temple=v.in_temple,
         scores=v.scores,
+        held=v.artifacts_held,
     )
 
 
@@ -214,11 +217,14 @@ def expert_values(v: View) -> tuple[float, float, float]:
         # The same cards for both choices: their difference is the clearer.
         rng = Random(seed + n)
         cards = rng.getstate()
-        got_stay = rollout.play_out(p, v.seat, False, rng, model, to_the_end=True, prepared=ready)
+        arts_stay, arts_leave = [0] * len(p.scores), [0] * len(p.scores)
+        got_stay = rollout.play_out(p, v.seat, False, rng, model, to_the_end=True,
+                                    prepared=ready, carried_out=arts_stay)  # fmt: skip
         rng.setstate(cards)
-        got_leave = rollout.play_out(p, v.seat, True, rng, model, to_the_end=True, prepared=ready)
-        stay = rollout.standing(p.scores, v.seat, got_stay, after)
-        leave_ = rollout.standing(p.scores, v.seat, got_leave, after)
+        got_leave = rollout.play_out(p, v.seat, True, rng, model, to_the_end=True,
+                                     prepared=ready, carried_out=arts_leave)  # fmt: skip
+        stay = rollout.standing(p.scores, v.seat, got_stay, after, p.held, arts_stay)
+        leave_ = rollout.standing(p.scores, v.seat, got_leave, after, p.held, arts_leave)
         stays += stay
         leaves += leave_
         d = stay - leave_

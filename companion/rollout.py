@@ -77,6 +77,9 @@ class Position:
     pooled: bool  # leftovers are one pool (Incan Gold) or per card (Diamant)
     in_temple: tuple[int, ...]  # the seats still in
     scores: tuple[int, ...]  # every seat's score (banked and artifacts)
+    # Every seat's artifacts carried out so far: a tie on score after the last
+    # round goes to the most (none given: ties stay ties).
+    held: tuple[int, ...] = ()
 
     @property
     def cards_left(self) -> int:
@@ -118,6 +121,7 @@ def position(state: State) -> Position:
         pooled=state.rules.pooled,
         in_temple=in_temple,
         scores=state.scores,
+        held=tuple(len(seat.artifacts) for seat in state.seats),
     )
 
 
@@ -376,6 +380,7 @@ def play_out(
     to_the_end: bool = False,
     leave_after: int = 0,
     prepared: Prepared | None = None,
+    carried_out: list[int] | None = None,
 ) -> list[int]:
     """Play the round to its end once, with ``seat`` staying or leaving now.
 
@@ -385,7 +390,8 @@ def play_out(
     ``to_the_end``: play on after ``seat`` is out, for the others' takes too.
     ``leave_after``: the seat leaves at that later reveal at the latest
     (0: whenever ``policy`` says). ``prepared``: :func:`prepare` of the same
-    position and model, made once for many rollouts.
+    position and model, made once for many rollouts. ``carried_out``: a list
+    of a count per seat, to which the artifacts each seat carries out are added.
     """
     n_seats = len(p.scores)
     got = [0] * n_seats
@@ -454,6 +460,8 @@ def play_out(
                 for v in arts:
                     got[leavers[0]] += _worth(printed, v, carried)
                     carried += 1
+                if carried_out is not None:
+                    carried_out[leavers[0]] += len(arts)
                 arts = []
             for s in leavers:
                 got[s] += hand + share
@@ -551,17 +559,34 @@ def stay_value(
 BATCH = 50
 
 
-def standing(scores: Sequence[int], seat: int, got: Sequence[int], rounds_after: int) -> float:
+def standing(
+    scores: Sequence[int],
+    seat: int,
+    got: Sequence[int],
+    rounds_after: int,
+    held: Sequence[int] = (),
+    carried_out: Sequence[int] = (),
+) -> float:
     """How good the round's end is for ``seat``: its chance to win the game.
 
-    After the last round exactly (a tie shared); before it, a logistic guess
+    After the last round exactly: a tie on score goes to the most artifacts
+    (``held`` before the round and ``carried_out`` in it, when given), and a
+    tie after that is a shared win, worth a half. Before it, a logistic guess
     by the lead over the best other seat, flatter the more rounds are to come
     (about 9 gems of spread a round).
     """
     mine = scores[seat] + got[seat]
-    best = max(scores[s] + got[s] for s in range(len(scores)) if s != seat)
+    others = [s for s in range(len(scores)) if s != seat]
+    best = max(scores[s] + got[s] for s in others)
     if rounds_after <= 0:
-        return 1.0 if mine > best else 0.5 if mine == best else 0.0
+        if mine != best:
+            return 1.0 if mine > best else 0.0
+        if not held:
+            return 0.5
+        added = carried_out or [0] * len(scores)
+        arts = held[seat] + added[seat]
+        most = max(held[s] + added[s] for s in others if scores[s] + got[s] == best)
+        return 1.0 if arts > most else 0.5 if arts == most else 0.0
     z = (mine - best) / (9.0 * math.sqrt(rounds_after))
     return 1 / (1 + math.exp(-z * 1.7))
 

@@ -11,7 +11,7 @@ from helpers import NAMES, play
 from companion import bots, rollout
 from companion.choices import Choice
 from companion.engine import State
-from companion.events import BadEvent, Reveal, Start, from_line, to_line
+from companion.events import BadEvent, Draw, Reveal, Start, from_line, to_line
 from companion.memory import MemoryStore
 from companion.session import BadBots, LogError, Session
 from companion.simulate import VirtualClock
@@ -40,7 +40,7 @@ def test_a_view_holds_only_what_a_player_can_count() -> None:
         "seat", "round", "hand", "leftovers", "artifacts_on_path", "seats_in", "cards_left",
         "bust", "treasure_gain", "roll", "scores", "in_temple", "lefts", "path_artifacts",
         "treasures_left", "hazards_left", "hazards_seen", "artifacts_left", "artifacts_carried",
-        "printed_values", "pooled", "seen",
+        "artifacts_held", "printed_values", "pooled", "seen",
     ]  # fmt: skip
 
 
@@ -59,6 +59,34 @@ def test_what_a_careful_player_counts() -> None:
     assert [(c[0], c[-1]) for c in v.seen] == [
         (0, 0), (1, 0), (2, 0), (3, 0), (0, 1), (1, 0), (2, 0), (3, 0), (1, 0), (2, 0), (3, 0)
     ]
+
+
+def test_after_the_last_round_a_tie_on_score_goes_to_the_most_artifacts() -> None:
+    standing = rollout.standing
+    # Ana and Bo on 10 after the round: artifacts decide, and a tie after that is shared.
+    assert standing((10, 10, 4), 0, (0, 0, 0), 0) == 0.5  # none counted: a tie stays a tie
+    assert standing((10, 10, 4), 0, (0, 0, 0), 0, (1, 0, 0)) == 1.0
+    assert standing((10, 10, 4), 0, (0, 0, 0), 0, (0, 1, 0)) == 0.0
+    assert standing((10, 10, 4), 0, (0, 0, 0), 0, (1, 1, 0)) == 0.5
+    # Ana carries two out in the round (and 7 gems) to tie Bo, who holds one.
+    assert standing((3, 10, 4), 0, (7, 0, 0), 0, (0, 1, 0), (2, 0, 0)) == 1.0
+    # Only the seats tied on the best score count: Cy's five artifacts do not.
+    assert standing((10, 10, 8), 0, (0, 0, 0), 0, (1, 0, 5)) == 1.0
+    assert standing((10, 10, 10), 0, (0, 0, 0), 0, (1, 2, 0)) == 0.0
+    # Ahead or behind on score, artifacts change nothing.
+    assert standing((11, 10, 4), 0, (0, 0, 0), 0, (0, 3, 0)) == 1.0
+    assert standing((9, 10, 4), 0, (0, 0, 0), 0, (3, 0, 0)) == 0.0
+
+
+def test_a_view_counts_each_seats_artifacts() -> None:
+    # Ana leaves alone with A1 in round 1, Bo with A2 in round 2 and with A3 in round 3.
+    session = play(3, "incan-gold", "A1", [0], "SNAKE1", [1, 2],
+                   "A2", [1], "T1", [0, 2], "A3", [1], "T2", [0, 2])  # fmt: skip
+    session.apply(Draw("T5A"))
+    assert session.state.round == 4
+    v = bots.view(session.state, 2, seed="s")
+    assert v.artifacts_held == (1, 2, 0) and v.artifacts_carried == 3
+    assert bots.position(v).held == (1, 2, 0)
 
 
 def test_the_expert_takes_what_leaving_alone_banks() -> None:

@@ -172,9 +172,10 @@ class _LeaveAt:
 @pytest.mark.parametrize("rules", sorted(RULE_SETS))
 def test_a_rollout_banks_what_the_engine_banks_on_the_same_cards(rules: str) -> None:
     """A rollout of a round, replayed card for card through the engine: every
-    seat's take is the same, for a seat that leaves at once (with or without
-    others), after a few cards, alone or not, or busts."""
-    checked = busts = 0
+    seat's take and the artifacts it carries out are the same, for a seat that
+    leaves at once (with or without others), after a few cards, alone or not,
+    or busts."""
+    checked = busts = carried = 0
     for seed, state in enumerate(s for g in range(4) for s in _choice_states(rules, g)):
         p = rollout.position(state)
         seat, *others = p.in_temple
@@ -183,8 +184,9 @@ def test_a_rollout_banks_what_the_engine_banks_on_the_same_cards(rules: str) -> 
         with_it = tuple(o for o in others if plan.random() < 0.3) if leave_first else ()
         leave_at = plan.randint(1, 4)
         rng = _Recorded(seed)
+        carried_out = [0] * len(state.seats)
         got = rollout.play_out(p, seat, leave_first, rng, _STAYS, others=with_it,
-                               policy=_LeaveAt(leave_at))  # fmt: skip
+                               policy=_LeaveAt(leave_at), carried_out=carried_out)  # fmt: skip
 
         # The same round through the engine: the same leavers, the same cards.
         codes = list(rollout.prepare(p, _STAYS)[0])
@@ -203,8 +205,12 @@ def test_a_rollout_banks_what_the_engine_banks_on_the_same_cards(rules: str) -> 
         for s in range(len(state.seats)):
             banked = now.seats[s].score - state.seats[s].score
             assert got[s] == banked, (rules, state.path, seat, with_it, s)
+            arts = len(now.seats[s].artifacts) - len(state.seats[s].artifacts)
+            assert carried_out[s] == arts, (rules, state.path, seat, with_it, s)
+            carried += arts
         checked += 1
     assert checked > 60 and busts > 5
+    assert carried > 5 if RULE_SETS[rules].artifacts else carried == 0
 
 
 def test_a_rollouts_choices_value_the_artifacts_on_the_path_as_the_model_was_fitted() -> None:

@@ -67,7 +67,8 @@ def test_each_correction_holds_what_it_changed_not_a_copy_of_the_game() -> None:
     """A log may hold thousands of corrections (a table that fixes misreads
     for hours): each must keep what it changed, as a Pi's memory could not
     hold a copy of the game for each."""
-    game = play(3, "incan-gold", *[x for c in ("T3", "T4", "T7A", "T9", "T13", "T15") for x in (c, [])])
+    cards = ("T3", "T4", "T7A", "T9", "T13", "T15")
+    game = play(3, "incan-gold", *[step for card in cards for step in (card, [])])
     fixes = [Correct(0, "T1" if i % 2 else "T2") for i in range(600)]
     tracemalloc.start()
     try:
