@@ -373,11 +373,15 @@ if [ ! -L "$KIVY_HOME_DIR" ] && [ -f "$KIVY_HOME_DIR/config.ini" ] \
         && cmp -s "$DEPLOY/kivy-config.ini" "$KIVY_HOME_DIR/config.ini"; then
     skip "$KIVY_HOME_DIR/config.ini is current"
 elif [ "$DRY_RUN" = 1 ]; then
-    echo "+ runuser -u $APP_USER -- install -m 0644 /dev/stdin $KIVY_HOME_DIR/config.ini < $DEPLOY/kivy-config.ini"
+    echo "+ runuser -u $APP_USER -- tee $KIVY_HOME_DIR/config.ini < $DEPLOY/kivy-config.ini > /dev/null"
+    echo "+ runuser -u $APP_USER -- chmod 0644 $KIVY_HOME_DIR/config.ini"
 else
-    # Read by root (the checkout may be closed to the app's user), written by the app's user.
-    runuser -u "$APP_USER" -- install -m 0644 /dev/stdin "$KIVY_HOME_DIR/config.ini" \
-        <"$DEPLOY/kivy-config.ini"
+    # Read by root (the checkout may be closed to the app's user: a home folder
+    # is 0700 on bookworm), written by the app's user. tee writes what root
+    # opened on its stdin; `install /dev/stdin` would open the file again, as
+    # the app's user, and be refused.
+    runuser -u "$APP_USER" -- tee "$KIVY_HOME_DIR/config.ini" <"$DEPLOY/kivy-config.ini" >/dev/null
+    runuser -u "$APP_USER" -- chmod 0644 "$KIVY_HOME_DIR/config.ini"
 fi
 
 # --- service ----------------------------------------------------------------

@@ -169,9 +169,10 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
     kivy_home = p["data"] / "kivy"
     assert f"+ runuser -u incan-test-nobody -- install -d -m 0750 {kivy_home}" in commands
     assert (
-        f"+ runuser -u incan-test-nobody -- install -m 0644 /dev/stdin {kivy_home}/config.ini "
-        f"< {ROOT}/deploy/kivy-config.ini"
+        f"+ runuser -u incan-test-nobody -- tee {kivy_home}/config.ini "
+        f"< {ROOT}/deploy/kivy-config.ini > /dev/null"
     ) in commands
+    assert f"+ runuser -u incan-test-nobody -- chmod 0644 {kivy_home}/config.ini" in commands
     assert not [c for c in commands if str(kivy_home) in c and not c.startswith("+ runuser ")]
     assert (
         f"+ render {ROOT}/deploy/incan-companion.service > "
@@ -254,6 +255,18 @@ def readable_install() -> Iterator[Path]:
         for path in (top, *top.rglob("*")):
             path.chmod(0o755 if path.is_dir() or os.access(path, os.X_OK) else 0o644)
         yield top / "deploy" / "install.sh"
+    finally:
+        shutil.rmtree(top)
+
+
+@pytest.fixture
+def reachable() -> Iterator[Path]:
+    """A folder the app's user can reach (pytest's own are under a 0700 one):
+    what a test runs as that user then meets only the rights under test."""
+    top = Path(tempfile.mkdtemp(prefix="incan-reach-"))
+    try:
+        top.chmod(0o755)
+        yield top
     finally:
         shutil.rmtree(top)
 
@@ -386,26 +399,61 @@ def test_a_link_planted_in_the_data_dir_is_refused(tmp_path: Path) -> None:
     assert f"{data} is a symbolic link" in result.stderr
 
 
-def test_the_app_users_write_does_not_follow_a_link_to_roots_file(tmp_path: Path) -> None:
+def test_the_app_users_write_does_not_follow_a_link_to_roots_file(reachable: Path) -> None:
     """The command the installer runs for the Kivy config, run for real: a
     config.ini planted as a link to a file of root's leaves that file as it was."""
     if os.geteuid() != 0 or shutil.which("runuser") is None:
         pytest.skip("needs root and runuser to act as another user")
-    tmp_path.chmod(0o755)
-    data = paths(tmp_path)["data"]
+    data = paths(reachable)["data"]
     kivy_home = data / "kivy"
     kivy_home.mkdir(parents=True)
     for folder in (data, kivy_home):
         os.chown(folder, 65534, 65534)
-    roots = tmp_path / "roots.conf"
+    roots = reachable / "roots.conf"
     roots.write_text("root's\n")
     roots.chmod(0o644)
     (kivy_home / "config.ini").symlink_to(roots)
-    result = dry_run(tmp_path, user="nobody")
+    result = dry_run(reachable, user="nobody")
     assert result.returncode == 0, result.stderr
-    (line,) = [c for c in result.stdout.splitlines() if "/dev/stdin" in c]
-    command, source = line[2:].split(" < ")
+    (line,) = [c for c in result.stdout.splitlines() if " tee " in c]
+    command, redirected = line[2:].split(" < ")
+    source = redirected.removesuffix(" > /dev/null")
     with open(source, "rb") as stdin:
         done = subprocess.run(command.split(), stdin=stdin, capture_output=True, check=False)
     assert done.returncode != 0  # nobody may not write root's file
+    assert b"Permission denied" in done.stderr
     assert roots.read_text() == "root's\n" and roots.stat().st_uid == 0
+
+
+def test_the_kivy_config_is_written_from_a_checkout_closed_to_the_app_user(
+    reachable: Path,
+) -> None:
+    """A checkout in a home folder (0700 on bookworm): the installer's commands
+    for the Kivy config, run for real, write it from what root opened."""
+    if os.geteuid() != 0 or shutil.which("runuser") is None:
+        pytest.skip("needs root and runuser to act as another user")
+    data = paths(reachable)["data"]
+    kivy_home = data / "kivy"
+    kivy_home.mkdir(parents=True)
+    for folder in (data, kivy_home):
+        os.chown(folder, 65534, 65534)
+    closed = reachable / "home"
+    closed.mkdir(mode=0o700)
+    source = closed / "kivy-config.ini"
+    shutil.copy(ROOT / "deploy" / "kivy-config.ini", source)
+    source.chmod(0o600)
+    result = dry_run(reachable, user="nobody")
+    assert result.returncode == 0, result.stderr
+    lines = [c[2:] for c in result.stdout.splitlines()
+             if c.startswith("+ ") and str(kivy_home / "config.ini") in c]  # fmt: skip
+    assert len(lines) == 2, lines
+    write, mode = lines
+    command = write.split(" < ")[0]
+    with open(source, "rb") as stdin:  # root opens it, as the installer's shell does
+        done = subprocess.run(command.split(), stdin=stdin, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert subprocess.run(mode.split(), check=False).returncode == 0
+    written = kivy_home / "config.ini"
+    assert written.read_bytes() == (ROOT / "deploy" / "kivy-config.ini").read_bytes()
+    assert (written.stat().st_uid, written.stat().st_mode & 0o777) == (65534, 0o644)
