@@ -23,6 +23,9 @@ def fault_text(reason: str | None, unit: str) -> str:
     lines += [
         _("The games played so far are kept in its data file."),
         _("Once the cause is fixed, start it again with:"),
+        # systemd's start limit refuses a manual start too, for the rest of
+        # its 5 minutes, until the failures are forgotten.
+        f"  sudo systemctl reset-failed {unit}",
         f"  sudo systemctl restart {unit}",
         _("Its whole log: journalctl -u {unit}").format(unit=unit),
     ]
