@@ -213,6 +213,22 @@ def test_the_configured_pin_map_is_used(
     assert "LED    seat 1  on     GPIO 18 (header pin 12)" in out
 
 
+def test_the_pin_maps_the_wiring_docs_give_are_accepted(
+    fake_time: FakeTime, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    examples = [
+        line
+        for doc in ("deploy/WIRING.md", "deploy/README.md")
+        for line in re.findall(r"seat\d = \[[\d, ]+\]", (ROOT / doc).read_text(encoding="utf-8"))
+    ]
+    assert len(examples) >= 2
+    for example in examples:
+        config = tmp_path / "config.toml"
+        config.write_text(f"[pins]\n{example}\n")
+        monkeypatch.setenv("INCAN_CONFIG", str(config))
+        assert main(["buttons", "--mock", "--seconds", "0"]) == 0, example
+
+
 def test_importing_the_cli_stays_light() -> None:
     import subprocess
 
