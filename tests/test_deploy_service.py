@@ -191,6 +191,10 @@ def test_the_fault_screen_unit_shows_the_kiosks_journal_on_the_console() -> None
     assert "/opt/incan-companion/venv/bin/incan-companion fault" in command
     assert service["PrivateNetwork"] == ["yes"] and service["ProtectSystem"] == ["strict"]
     assert one(fault, "Unit", "Conflicts") == "getty@tty1.service"
+    # The app's code never runs as root: as the kiosk's user, with the
+    # journal's readers' group for journalctl.
+    assert (one(fault, "Service", "User"), one(fault, "Service", "Group")) == ("incan", "incan")
+    assert one(fault, "Service", "SupplementaryGroups") == "systemd-journal"
 
 
 def test_systemd_analyze_accepts_the_rendered_unit(tmp_path: Path) -> None:
