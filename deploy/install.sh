@@ -412,10 +412,18 @@ if [ "$KEEP_DESKTOP" = 0 ]; then
     fi
 fi
 if [ "$START" = 1 ]; then
-    if [ "$systemd_running" = 1 ]; then
-        run systemctl restart "$UNIT_NAME"
-    else
+    if [ "$systemd_running" = 0 ]; then
         echo "    systemd is not running here: the service starts on the next boot"
+    elif systemctl is-active --quiet graphical.target 2>/dev/null; then
+        # The running desktop holds the display: a start now would fail, and
+        # fail the whole install with it.
+        if [ "$(systemctl get-default 2>/dev/null || true)" = graphical.target ]; then
+            echo "    the desktop holds the display: the service starts once the console is the boot target"
+        else
+            echo "    the desktop holds the display until the next boot: reboot to start it (sudo reboot)"
+        fi
+    else
+        run systemctl restart "$UNIT_NAME"
     fi
 fi
 
