@@ -399,16 +399,23 @@ def test_a_link_planted_in_the_data_dir_is_refused(tmp_path: Path) -> None:
     assert f"{data} is a symbolic link" in result.stderr
 
 
-def test_the_app_users_write_does_not_follow_a_link_to_roots_file(reachable: Path) -> None:
-    """The command the installer runs for the Kivy config, run for real: a
-    config.ini planted as a link to a file of root's leaves that file as it was."""
+def nobodys_kivy_home(top: Path) -> Path:
+    """The data directory and Kivy's folder in it, as the installer leaves them
+    for the app's user (``nobody`` here); skips where a test cannot act as it."""
     if os.geteuid() != 0 or shutil.which("runuser") is None:
         pytest.skip("needs root and runuser to act as another user")
-    data = paths(reachable)["data"]
+    data = paths(top)["data"]
     kivy_home = data / "kivy"
     kivy_home.mkdir(parents=True)
     for folder in (data, kivy_home):
         os.chown(folder, 65534, 65534)
+    return kivy_home
+
+
+def test_the_app_users_write_does_not_follow_a_link_to_roots_file(reachable: Path) -> None:
+    """The command the installer runs for the Kivy config, run for real: a
+    config.ini planted as a link to a file of root's leaves that file as it was."""
+    kivy_home = nobodys_kivy_home(reachable)
     roots = reachable / "roots.conf"
     roots.write_text("root's\n")
     roots.chmod(0o644)
@@ -430,13 +437,7 @@ def test_the_kivy_config_is_written_from_a_checkout_closed_to_the_app_user(
 ) -> None:
     """A checkout in a home folder (0700 on bookworm): the installer's commands
     for the Kivy config, run for real, write it from what root opened."""
-    if os.geteuid() != 0 or shutil.which("runuser") is None:
-        pytest.skip("needs root and runuser to act as another user")
-    data = paths(reachable)["data"]
-    kivy_home = data / "kivy"
-    kivy_home.mkdir(parents=True)
-    for folder in (data, kivy_home):
-        os.chown(folder, 65534, 65534)
+    kivy_home = nobodys_kivy_home(reachable)
     closed = reachable / "home"
     closed.mkdir(mode=0o700)
     source = closed / "kivy-config.ini"
