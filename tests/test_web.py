@@ -35,7 +35,7 @@ from companion.notices import Failed, Step
 from companion.simulate import VirtualClock
 from web.pairing import Pairing
 from web.phones import Phones
-from web.server import choose_language
+from web.server import MAX_SEAT_PHONES, MAX_WAITING, MAX_WATCHERS, choose_language
 
 NAMES = ("Ana", "Bo", "Cy")
 WAIT_S = 10.0  # the most any step may take before the test fails (never slept)
@@ -566,6 +566,41 @@ def test_a_binary_or_malformed_message_closes_nothing_but_that_page(t: Table) ->
     assert recv_until(watcher, lambda m: m["type"] == "error")[-1]["reason"] == "not JSON"
     watcher.send(json.dumps({"type": "choose", "choice": "torch", "turn": "1.1.1", "id": "x"}))
     assert recv_until(watcher, lambda m: m["type"] == "refused")[-1]["reason"] == "unpaired"
+
+
+def test_a_room_full_of_watchers_leaves_the_seats_their_places(t: Table) -> None:
+    """Each kind of page has its own share: watchers never take a seat's
+    place, nor do pages that never say which seat they are."""
+    watchers = [t.ws("watch") for _ in range(MAX_WATCHERS)]
+    for w in watchers:
+        assert recv(w)["type"] == "welcome"
+    one_more = t.ws("watch")
+    assert recv(one_more) == {"type": "full"}
+    with pytest.raises(ConnectionClosed) as closed:
+        recv(one_more)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+    # Seat pages that say nothing hold only their own share.
+    silent = [t.ws("seat") for _ in range(MAX_WAITING)]
+    late = t.ws("seat")
+    assert recv(late) == {"type": "full"}
+    for page in silent:
+        page.close()
+    # Every seat's phone still gets in, two a seat.
+    phones = [t.seat(seat) for seat in range(len(NAMES)) for _ in range(2)]
+    assert len(phones) <= MAX_SEAT_PHONES
+    for phone in phones:
+        assert recv(phone)["type"] == "welcome"
+
+
+def test_json_nested_past_reading_is_refused_like_any_bad_message(t: Table) -> None:
+    deep = "[" * 1500  # under 2 KiB: json.loads gives up on its depth before its end
+    watcher = t.ws("watch")
+    assert recv(watcher)["type"] == "welcome"
+    watcher.send(deep)
+    assert recv_until(watcher, lambda m: m["type"] == "error")[-1]["reason"] == "not JSON"
+    page = t.ws("seat")
+    page.send(deep)  # as its hello
+    assert recv(page) == {"type": "refused", "reason": "token"}
 
 
 def test_a_watcher_sees_the_final_scores(t: Table) -> None:

@@ -44,6 +44,12 @@ __all__ = ["LAN", "MAX_CLIENTS", "WebFailed", "WebServer", "lan_addresses"]
 _log = logging.getLogger(__name__)
 
 MAX_CLIENTS = 120  # 8 phones and a room full of watchers, with room to spare
+#: Each kind has its own share of MAX_CLIENTS, so that no kind can crowd out
+#: another: watchers never take the seats' places, nor do sockets that have
+#: not said (or will never say) which seat they are.
+MAX_WATCHERS = 88
+MAX_SEAT_PHONES = 16  # two phones a seat
+MAX_WAITING = MAX_CLIENTS - MAX_WATCHERS - MAX_SEAT_PHONES  # 16 seat pages before their hello
 MAX_MESSAGE = 2048  # bytes: a choice is a few dozen
 HELLO_S = 10.0  # a seat page says who it is within this, or is closed
 #: Messages a page may send: a burst of this many, then this many a second. A
@@ -176,9 +182,13 @@ class Hub:
         self.on_choose = on_choose
         self.on_language = on_language
         self.clients: set[Client] = set()
+        self.waiting = 0  # seat pages accepted that have not said which seat they are
         self.latest = Latest()
         self.seen: dict[int, deque[str]] = {}
         self.asked: set[str] = set()
+
+    def watchers(self) -> int:
+        return sum(1 for c in self.clients if c.seat is None)
 
     # -- views in --
 
@@ -350,24 +360,30 @@ class App:
             await ws.close(code=1008)
             return
         hub = self.hub
-        if len(hub.clients) >= MAX_CLIENTS:
-            await ws.accept()
-            await ws.send_text(json.dumps({"type": "full"}))
-            await ws.close(code=FULL)
-            return
+        seat_page = path == "/ws/seat"
         await ws.accept()
+        if (hub.waiting >= MAX_WAITING if seat_page else hub.watchers() >= MAX_WATCHERS):
+            await self._full(ws)
+            return
         client = Client(self._language(scope))
         writer: asyncio.Task[None] | None = None
         try:
-            if path == "/ws/seat":
+            if seat_page:
+                hub.waiting += 1
                 try:
                     hello = await asyncio.wait_for(ws.receive_text(), HELLO_S)
                     found = hub.pairing.seat_of(str(json.loads(hello).get("token", ""))[:100])
-                except (TimeoutError, ValueError, AttributeError, KeyError, TypeError):
-                    found = None  # late, not JSON, not an object, a binary frame
+                except (TimeoutError, ValueError, RecursionError, AttributeError, KeyError,
+                        TypeError):  # fmt: skip
+                    found = None  # late, not JSON (or nested past reading), not an object, binary
+                finally:
+                    hub.waiting -= 1
                 if found is None:
                     await ws.send_text(json.dumps({"type": "refused", "reason": "token"}))
                     await ws.close(code=REFUSED)
+                    return
+                if len(hub.clients) - hub.watchers() >= MAX_SEAT_PHONES:
+                    await self._full(ws)
                     return
                 client.seat, client.generation = found
             hub.clients.add(client)
@@ -399,12 +415,17 @@ class App:
                 with contextlib.suppress(Exception):
                     await writer
 
+    @staticmethod
+    async def _full(ws: Any) -> None:
+        await ws.send_text(json.dumps({"type": "full"}))
+        await ws.close(code=FULL)
+
     def _on_message(self, client: Client, text: str) -> dict[str, Any] | None:
         if len(text) > MAX_MESSAGE:
             return {"type": "error", "reason": "too long"}
         try:
             message = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # nested past what json reads: not JSON to us
             return {"type": "error", "reason": "not JSON"}
         if not isinstance(message, dict):
             return {"type": "error", "reason": "not an object"}
