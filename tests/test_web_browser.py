@@ -279,3 +279,71 @@ def test_a_watcher_reads_in_their_own_language(app: CompanionApp, browser: Any) 
     assert text(browser, "prompt") != "" and "Round" not in text(browser, "heading")
     browser.save_screenshot(str(SHOTS / "watch-ja.png"))
 
+
+
+#: Every word of the names, the seats' statuses and the choice buttons on one
+#: line: a word broken across lines ("Pochod|nia") is a cut word. Scripts
+#: written without spaces (Japanese) wrap between any two characters, so
+#: only words of other scripts are checked.
+BROKEN_WORDS = r"""
+const broken = [];
+for (const el of document.querySelectorAll("h1, .seats td, .choice .big, .choice .hint")) {
+  if (el.offsetParent === null) continue;
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.data.matchAll(/\S+/g)) {
+      if (/[\u3000-\u9fff\uff00-\uffef]/.test(m[0])) continue;
+      const r = document.createRange();
+      r.setStart(node, m.index);
+      r.setEnd(node, m.index + m[0].length);
+      const tops = new Set([...r.getClientRects()].map(x => Math.round(x.top)));
+      if (tops.size > 1) broken.push(m[0]);
+    }
+  }
+}
+const vw = document.documentElement.clientWidth;
+const sideways = [...document.querySelectorAll("body *")]
+  .filter(e => e.getBoundingClientRect().right > vw + 1)
+  .map(e => e.tagName + "." + e.className + " " + Math.round(e.getBoundingClientRect().right));
+for (const b of document.querySelectorAll(".choice")) {
+  const box = b.getBoundingClientRect();
+  for (const w of b.children) {
+    const r = w.getBoundingClientRect();
+    if (r.left < box.left + 4 || r.right > box.right - 4) {
+      sideways.push("out of its button: " + w.textContent);
+    }
+  }
+}
+return [broken, sideways.slice(0, 8)];
+"""
+
+
+def test_no_word_is_broken_on_a_phone_in_any_language(app: CompanionApp, browser: Any) -> None:
+    names = ("Maximilianus", "Bartholomew", "Wojciechowsk", "ゆうこゆうこゆう", "Christopher",
+             "Magdalena", "Évariste Gal", "Zoë")  # fmt: skip
+    app.setup.start_game(list(names), "incan-gold", False)
+    frames(3)
+    table = app.table
+    assert table is not None
+    phones = app.controls.phones
+    assert phones is not None
+    assert phones.on or phones.turn_on(), phones.error
+    table.enter_card("T5A")  # a turn open: the buttons in their colours
+    link = phones.links().seats[2][1]
+    browser.set_window_size(360, 640)
+    try:
+        for code in ("en", "es", "pl", "ja"):
+            page, token = link.split("#")
+            browser.get(f"{page}?lang={code}#{token}")
+            until(browser, lambda: text(browser, "seat-name") == names[2], f"{code} seat page")
+            until(browser, lambda: button(browser, "torch").is_enabled(), f"{code}: a turn")
+            broken, sideways = browser.execute_script(BROKEN_WORDS)
+            browser.save_screenshot(str(SHOTS / f"seat-{code}-360.png"))
+            assert (broken, sideways) == ([], []), code
+            browser.get(f"{phones.links().watch}?lang={code}")
+            until(browser, lambda: names[0] in text(browser, "seats"), f"{code} watchers' page")
+            broken, sideways = browser.execute_script(BROKEN_WORDS)
+            browser.save_screenshot(str(SHOTS / f"watch-{code}-360.png"))
+            assert (broken, sideways) == ([], []), f"{code}, watching"
+    finally:
+        browser.set_window_size(412, 915)
