@@ -198,6 +198,17 @@ class ChoiceCollector:
         """The seats that have chosen this turn; never *what* they chose."""
         return frozenset(self._choices)
 
+    def choice_of(self, seat: int) -> Choice | None:
+        """What ``seat`` chose this turn, or None: for that seat's own phones only,
+        which show it back to the seat. Never for the table's screen or LEDs."""
+        return self._choices.get(seat)
+
+    @property
+    def held_choices(self) -> tuple[tuple[int, Choice], ...]:
+        """Every seat's choice, in seat order, as one value to compare: a seat that
+        changes its mind changes it, though :attr:`visible` may stay the same."""
+        return tuple(sorted(self._choices.items()))
+
     @property
     def waiting_for(self) -> frozenset[int]:
         """The due seats that have not chosen yet."""

@@ -45,15 +45,24 @@ class Inbox:
     def press(self, seat: int, choice: Choice) -> None:
         self._deliver(lambda t: t.press(seat, choice))
 
-    def press_if(self, seat: int, choice: Choice, still: Callable[[Table], bool]) -> None:
-        """A press that counts only if ``still(table)`` holds on the UI thread.
+    def press_if(self, seat: int, choice: Choice, still: Callable[[Table], bool],
+                 counted: Callable[[bool], None] = lambda yes: None) -> None:
+        """A press that counts only if ``still(table)`` holds on the UI thread;
+        ``counted`` hears whether it did (always once, also with no game).
 
         A phone's choice is sent for one turn; by the time it reaches the
         table that turn may have been revealed and the next one opened, where
         it must not count. The check runs where the table does, so nothing
         comes in between.
         """
-        self._deliver(lambda t: still(t) and t.press(seat, choice))
+        def act() -> None:
+            yes = False
+            try:
+                yes = self._on_ui_thread(lambda t: still(t) and t.press(seat, choice)) is True
+            finally:
+                counted(yes)
+
+        self.post(act)
 
     def card(self, card_id: str) -> None:
         self._deliver(lambda t: t.scan(card_id))
@@ -69,14 +78,18 @@ class Inbox:
         self._deliver(lambda t: t.say(Failed(step, str(error)), "error"))
 
     def _deliver(self, action: Callable[[Table], object]) -> None:
-        self.post(lambda: self._on_ui_thread(action))
+        def run() -> None:
+            self._on_ui_thread(action)
 
-    def _on_ui_thread(self, action: Callable[[Table], object]) -> None:
+        self.post(run)
+
+    def _on_ui_thread(self, action: Callable[[Table], object]) -> object:
         table = self.games.table
         if table is None:
-            return
+            return None
         try:
-            action(table)
+            return action(table)
         except Exception as e:  # an adapter's input must never end the app
             _log.exception("adapter input")
             table.say(Failed(Step.INPUT, str(e)), "error")
+            return None

@@ -276,8 +276,11 @@ class Table:
 
     def _seen(self) -> tuple[object, ...]:
         """What the listeners can see of the table, as one value to compare."""
+        # The held choices are there for the seats' own phones, which show a seat
+        # what it chose: a change of mind is a change to them, and to nobody else.
         return (len(self.session.log), self._said, self._actions, self._held, self._ending,
-                self.camera, self._undo_armed is not None, self.collector.visible)
+                self.camera, self._undo_armed is not None, self.collector.visible,
+                self.collector.held_choices)
 
     def _notify(self) -> None:
         for listener in list(self._listeners):

@@ -82,6 +82,24 @@ class Table:
             origin=origin or base, proxy=None, open_timeout=WAIT_S,  # type: ignore[arg-type]
         ))
 
+    def choose(self, ws: ClientConnection, choice: str, turn: str, cid: str,
+               got: list[dict[str, Any]] | None = None) -> dict[str, Any]:
+        """Send a choice; the table's answer to it (ack, error or refused), and
+        every message up to it in ``got``. The answer comes from the UI thread,
+        which this runs while waiting for it."""
+        ws.send(json.dumps({"type": "choose", "choice": choice, "turn": turn, "id": cid}))
+        deadline = time.monotonic() + WAIT_S
+        while time.monotonic() < deadline:
+            with contextlib.suppress(queue.Empty):
+                self.posted.get(timeout=0.01)()
+            with contextlib.suppress(TimeoutError):
+                m = dict(json.loads(ws.recv(timeout=0.01)))
+                if got is not None:
+                    got.append(m)
+                if m["type"] in ("ack", "refused", "error"):
+                    return m
+        raise AssertionError("no answer to the choice")
+
     def seat(self, seat: int, token: str | None = None) -> ClientConnection:
         ws = self.ws("seat")
         token = token if token is not None else self.phones.links().seats[seat][1].split("#")[1]
@@ -114,9 +132,6 @@ def t() -> Iterator[Table]:
     table.connections.close()
 
 
-def choose(ws: ClientConnection, choice: str, turn: str, cid: str) -> dict[str, Any]:
-    ws.send(json.dumps({"type": "choose", "choice": choice, "turn": turn, "id": cid}))
-    return recv_until(ws, lambda m: m["type"] in ("ack", "refused", "error"))[-1]
 
 
 def seat_state(ws: ClientConnection) -> dict[str, Any]:
@@ -133,7 +148,7 @@ def test_a_seat_link_acts_for_its_own_seat_and_no_other(t: Table) -> None:
     assert recv(bo) == {"type": "welcome", "seat": 1, "language": "en"}
     state = seat_state(bo)
     assert state["seat"] == 1 and state["table"]["seats"][1]["name"] == "Bo"
-    assert choose(bo, "camp", state["table"]["turn"], "a1") == {"type": "ack", "id": "a1"}
+    assert t.choose(bo, "camp", state["table"]["turn"], "a1") == {"type": "ack", "id": "a1"}
     t.pump(lambda: t.table.collector.chosen == {1})
     # Bo's token says nothing of Ana's seat, and a made-up or shortened one is refused.
     for token in ("x" * 43, t.phones.links().seats[0][1].split("#")[1][:-1], ""):
@@ -166,13 +181,68 @@ def test_a_phone_that_comes_back_gets_its_seat_and_state(t: Table) -> None:
     t.table.enter_card("T7A")
     ana = t.seat(0)
     turn = seat_state(ana)["table"]["turn"]
-    choose(ana, "torch", turn, "b1")
+    t.choose(ana, "torch", turn, "b1")
     t.pump(lambda: t.table.collector.chosen == {0})
     ana.close()  # the phone slept, or reloaded
     again = t.seat(0)
     state = seat_state(again)
     assert state["seat"] == 0 and state["table"]["turn"] == turn
     assert state["table"]["seats"][0]["chosen"] is True and state["table"]["seats"][0]["due"]
+
+
+def test_every_phone_of_a_seat_shows_the_choice_the_table_holds(t: Table) -> None:
+    t.table.enter_card("T5A")
+    one, two, bo = t.seat(0), t.seat(0), t.seat(1)
+    turn = seat_state(one)["table"]["turn"]
+    assert seat_state(two)["mine"] is None and seat_state(bo)["mine"] is None
+
+    def mine(ws: ClientConnection, choice: str, got: list[dict[str, Any]]) -> None:
+        """The seat's phone is told ``choice`` (in ``got`` already, or still to come)."""
+        if not any(m["type"] == "seat" and m["mine"] == choice for m in got):
+            got += recv_until(ws, lambda m: m["type"] == "seat" and m["mine"] == choice)
+
+    told: dict[str, list[dict[str, Any]]] = {"one": [], "two": [], "bo": []}
+    assert t.choose(one, "torch", turn, "p1", told["one"])["type"] == "ack"
+    mine(one, "torch", told["one"])
+    mine(two, "torch", told["two"])
+    assert t.choose(two, "camp", turn, "p2", told["two"])["type"] == "ack"
+    mine(one, "camp", told["one"])
+    mine(two, "camp", told["two"])
+    # The seat's own button changes it too: its phones follow the table.
+    t.table.press(0, Choice.TORCH)
+    mine(one, "torch", told["one"])
+    mine(two, "torch", told["two"])
+    assert t.choose(bo, "camp", turn, "q1", told["bo"])["type"] == "ack"
+    mine(bo, "camp", told["bo"])
+    # Bo's phone was never told Ana's choice: before his own, it was told none.
+    views = [m for m in told["bo"] if m["type"] == "seat"]
+    assert [m["mine"] for m in views][-1] == "camp"
+    assert all(m["mine"] is None for m in views[:-1])
+    t.table.press(2, Choice.TORCH)
+    t.clock.advance(2.0)
+    assert t.table.tick()
+    # Revealed: nothing is held for the next turn.
+    assert recv_until(one, lambda m: m["type"] == "seat" and m["table"]["revealed"] == 1)[
+        -1]["mine"] is None
+
+
+def test_a_choice_sent_again_from_a_new_socket_gets_the_tables_answer(t: Table) -> None:
+    t.table.enter_card("T5A")
+    gone = t.seat(0)
+    turn = seat_state(gone)["table"]["turn"]
+    gone.send(json.dumps({"type": "choose", "choice": "camp", "turn": turn, "id": "r1"}))
+    press = t.posted.get(timeout=WAIT_S)  # on its way to the table, not there yet
+    gone.close()  # the phone slept before the answer came
+    back = t.seat(0)
+    seat_state(back)
+    back.send(json.dumps({"type": "choose", "choice": "camp", "turn": turn, "id": "r1"}))
+    back.send(json.dumps({"type": "ping"}))
+    assert recv_until(back, lambda m: m["type"] == "pong")[-1] == {"type": "pong"}
+    assert t.table.collector.chosen == frozenset()
+    press()  # the table takes it: the new socket, which sent it again, is told
+    assert recv_until(back, lambda m: m["type"] == "ack")[-1] == {"type": "ack", "id": "r1"}
+    assert t.table.collector.chosen == {0}
+    assert t.table.collector.choice_of(0) is Choice.CAMP
 
 
 # --- choices -----------------------------------------------------------------------------
@@ -184,12 +254,12 @@ def test_a_choice_sent_twice_counts_once(t: Table) -> None:
     turn = seat_state(phones[0])["table"]["turn"]
     for ws in phones[1:]:
         seat_state(ws)
-    assert choose(phones[0], "torch", turn, "c1") == {"type": "ack", "id": "c1"}
-    assert choose(phones[0], "camp", turn, "c2") == {"type": "ack", "id": "c2"}
+    assert t.choose(phones[0], "torch", turn, "c1") == {"type": "ack", "id": "c1"}
+    assert t.choose(phones[0], "camp", turn, "c2") == {"type": "ack", "id": "c2"}
     # The first message again (a retry after a lost acknowledgement) changes nothing.
-    assert choose(phones[0], "torch", turn, "c1") == {"type": "ack", "id": "c1", "again": True}
-    choose(phones[1], "torch", turn, "d1")
-    choose(phones[2], "torch", turn, "e1")
+    assert t.choose(phones[0], "torch", turn, "c1") == {"type": "ack", "id": "c1", "again": True}
+    t.choose(phones[1], "torch", turn, "d1")
+    t.choose(phones[2], "torch", turn, "e1")
     t.pump(lambda: t.table.collector.chosen == {0, 1, 2})
     t.clock.advance(2.0)
     assert t.table.tick()
@@ -210,11 +280,37 @@ def test_a_choice_for_a_turn_already_revealed_does_not_count_in_the_next(t: Tabl
     t.table.enter_card("T7A")
     second = t.table.state
     assert second.phase.value == "choose" and first == "1.1.1"
-    choose(ana, "camp", first, "late")  # sent before the reveal, arriving after it
-    t.pump(lambda: t.posted.empty())
+    # Sent before the reveal, arriving after it: not counted, and the phone is told so.
+    assert t.choose(ana, "camp", first, "late") == {
+        "type": "error", "reason": "old turn", "id": "late"}
     assert t.table.collector.chosen == frozenset()
-    choose(ana, "camp", "1.1.2", "now")
-    t.pump(lambda: t.table.collector.chosen == {0})
+    assert t.choose(ana, "camp", "1.1.2", "now") == {"type": "ack", "id": "now"}
+    assert t.table.collector.chosen == {0}
+    # Sent again after a lost answer: the same answer, and nothing more is done.
+    assert t.choose(ana, "torch", first, "late") == {
+        "type": "error", "reason": "old turn", "id": "late", "again": True}
+
+
+def test_a_choice_the_table_cannot_take_is_answered_with_why(t: Table) -> None:
+    t.table.enter_card("T5A")
+    ana, bo = t.seat(0), t.seat(1)
+    turn = seat_state(ana)["table"]["turn"]
+    seat_state(bo)
+    assert t.choose(ana, "camp", turn, "a") == {"type": "ack", "id": "a"}
+    t.table.press(1, Choice.TORCH)
+    t.table.press(2, Choice.TORCH)
+    t.clock.advance(2.0)
+    assert t.table.tick() and t.table.state.phase.value == "draw"
+    # Revealed, and no card drawn yet: the turn the choice names is over.
+    assert t.choose(bo, "camp", turn, "b") == {"type": "error", "reason": "old turn", "id": "b"}
+    t.table.enter_card("T7A")
+    now = t.table.state
+    assert now.phase.value == "choose" and now.seats[0].status.value == "camp"
+    # Ana camped: no choice of hers is due for the rest of the round.
+    assert t.choose(ana, "torch", "1.1.2", "c") == {"type": "error", "reason": "not due", "id": "c"}
+    assert t.table.collector.chosen == frozenset()
+    assert t.choose(bo, "torch", "1.1.2", "d") == {"type": "ack", "id": "d"}
+    assert t.table.collector.chosen == {1}
 
 
 # --- secrets ------------------------------------------------------------------------------
@@ -244,7 +340,7 @@ def _watch_until_reveal(choices: tuple[str, str, str]) -> tuple[list[str], dict[
         phones = [t.seat(s) for s in range(3)]
         turn = seat_state(phones[0])["table"]["turn"]
         for seat, (ws, choice) in enumerate(zip(phones, choices, strict=True)):
-            choose(ws, choice, turn, f"id{seat}")
+            t.choose(ws, choice, turn, f"id{seat}")
             t.pump(lambda seat=seat: len(t.table.collector.chosen) == seat + 1)
             watch_until(lambda table, n=seat + 1: sum(s["chosen"] for s in table["seats"]) == n)
         t.clock.advance(2.0)
@@ -310,6 +406,14 @@ def test_another_sites_page_is_refused(t: Table) -> None:
     with pytest.raises(urllib.error.HTTPError) as wrong:
         urllib.request.urlopen(request)
     assert wrong.value.code == 421
+    # A websocket naming another Host is refused before it opens, as docs/web.md says.
+    port = int(t.base().rsplit(":", 1)[1])
+    with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as raw:
+        raw.sendall(b"GET /ws/watch HTTP/1.1\r\nHost: evil.example:80\r\n"
+                    b"Origin: http://evil.example:80\r\nUpgrade: websocket\r\n"
+                    b"Connection: Upgrade\r\nSec-WebSocket-Version: 13\r\n"
+                    b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+        assert raw.recv(64).startswith(b"HTTP/1.1 403 ")
     # Nothing is changed by a request: every method but GET is refused.
     post = urllib.request.Request(t.base() + "/watch", data=b"choice=torch", method="POST",
                                   headers={"Origin": t.base()})
@@ -513,7 +617,7 @@ def test_undo_and_correction_treat_a_phones_choice_as_a_buttons(t: Table) -> Non
     t.table.enter_card("T5A")
     ana = t.seat(0)
     turn = seat_state(ana)["table"]["turn"]
-    choose(ana, "camp", turn, "u1")
+    t.choose(ana, "camp", turn, "u1")
     t.pump(lambda: t.table.collector.chosen == {0})
     # Undo warns first (a seat has chosen), then takes the card back and the choice with it.
     assert not t.table.undo() and t.table.undo()
@@ -523,7 +627,7 @@ def test_undo_and_correction_treat_a_phones_choice_as_a_buttons(t: Table) -> Non
     t.table.enter_card("T5A")
     view = recv_until(ana, lambda m: m["type"] == "seat" and m["table"]["turn"] == turn)
     assert view[-1]["table"]["seats"][0]["chosen"] is False
-    choose(ana, "torch", turn, "u2")
+    t.choose(ana, "torch", turn, "u2")
     t.pump(lambda: t.table.collector.chosen == {0})
     # A correction that leaves the same turn keeps the choice, as a button's.
     assert t.table.correct(0, "T7A")
@@ -540,13 +644,8 @@ def test_a_page_that_floods_the_table_is_closed(t: Table) -> None:
     sent = 0
     with pytest.raises(ConnectionClosed) as closed:
         for n in range(200):
-            bo.send(json.dumps({"type": "choose", "choice": ("torch", "camp")[n % 2],
-                                "turn": turn, "id": f"f{n}"}))
             sent += 1
-            while True:  # read what came back, until the acknowledgement of this one
-                m = recv(bo)
-                if m["type"] == "ack":
-                    break
+            assert t.choose(bo, ("torch", "camp")[n % 2], turn, f"f{n}")["type"] == "ack"
     assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
     # Past the burst of 20 within far less than the 4 s it would earn back.
     assert 20 <= sent <= 40
@@ -665,3 +764,25 @@ def test_a_server_that_stops_by_itself_is_said_and_the_table_plays_on(t: Table) 
     assert t.table.enter_card("T5A")
     assert t.phones.turn_on()  # the table turns them on again
     assert recv(t.ws("watch"))["type"] == "welcome"
+
+
+def test_the_inbox_answers_every_phones_choice_once_even_with_no_game() -> None:
+    from companion.ports import direct
+
+    games = Games(MemoryStore())
+    answers: list[bool] = []
+    inbox = Inbox(games, direct)
+    inbox.press_if(0, Choice.TORCH, lambda table: True, answers.append)
+    assert answers == [False]  # no game at the table: nothing to count it in
+    table = games.new_game(Start(NAMES))
+    table.enter_card("T5A")
+    inbox.press_if(0, Choice.TORCH, lambda table: False, answers.append)
+    inbox.press_if(1, Choice.CAMP, lambda table: True, answers.append)
+    assert answers == [False, False, True] and table.collector.chosen == {1}
+
+    def broken(table: Any) -> bool:
+        raise ValueError("a check that fails")
+
+    inbox.press_if(2, Choice.CAMP, broken, answers.append)
+    assert answers == [False, False, True, False] and table.collector.chosen == {1}
+    assert table.notices[-1].reason == Failed(Step.INPUT, "a check that fails")

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -107,13 +108,21 @@ def button(driver: Any, element_id: str) -> Any:
     return driver.find_element(By.ID, element_id)
 
 
-def frames_received(driver: Any) -> list[str]:
-    """The websocket frames the page received since the last call (Chromium's log)."""
+SOCKETS: dict[str, str] = {}  # Chromium's id of each websocket opened -> its URL
+
+
+def frames_received(driver: Any) -> list[tuple[str, str]]:
+    """The websocket frames every tab received since the last call (Chromium's
+    log), each with its socket's path: ``("/ws/watch", '{"type": …}')``."""
     got = []
     for entry in driver.get_log("performance"):
         message = json.loads(entry["message"])["message"]
-        if message["method"] == "Network.webSocketFrameReceived":
-            got.append(message["params"]["response"]["payloadData"])
+        params = message.get("params", {})
+        if message["method"] == "Network.webSocketCreated":
+            SOCKETS[params["requestId"]] = params["url"]
+        elif message["method"] == "Network.webSocketFrameReceived":
+            path = urlsplit(SOCKETS.get(params["requestId"], "")).path
+            got.append((path, params["response"]["payloadData"]))
     return got
 
 
@@ -128,6 +137,35 @@ def qr_link(app: CompanionApp, name: str) -> str:
     links = [c.text for c in codes if c.format == zxingcpp.BarcodeFormat.QRCode]
     assert len(links) == 1, links
     return links[0]
+
+
+#: Counts the page's timer runs (window.ticks), so a test can see time pass on
+#: the page without waiting a fixed time.
+COUNT_TICKS = """
+window.ticks = 0;
+const every = window.setInterval;
+window.setInterval = (f, ms) => every(() => { f(); window.ticks += 1; }, ms);
+"""
+
+
+def test_a_page_with_no_game_at_the_table_says_so(app: CompanionApp, browser: Any) -> None:
+    assert app.table is None  # the first test of the module: the set-up screen
+    phones = app.controls.phones
+    assert phones is not None and phones.turn_on(), phones and phones.error
+    added = browser.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument",
+                                    {"source": COUNT_TICKS})
+    try:
+        browser.get(phones.links().watch)
+        until(browser, lambda: text(browser, "status") == "No game at the table yet.",
+              "the watcher is told there is no game")
+        ticks = browser.execute_script("return window.ticks")
+        until(browser, lambda: browser.execute_script("return window.ticks") >= ticks + 3,
+              "the page's timer ran three times more")
+        assert text(browser, "status") == "No game at the table yet."
+    finally:
+        browser.execute_cdp_cmd("Page.removeScriptToEvaluateOnNewDocument",
+                                {"identifier": added["identifier"]})
+        phones.turn_off()
 
 
 def test_phones_play_a_turn_with_a_bot_and_a_button(app: CompanionApp, browser: Any,
@@ -182,6 +220,26 @@ def test_phones_play_a_turn_with_a_bot_and_a_button(app: CompanionApp, browser: 
     assert "picked" in button(browser, "torch").get_attribute("class")
     browser.save_screenshot(str(SHOTS / "seat-ana-chosen.png"))
     assert table.collector.chosen == {0, 2}
+    # Ana's link on a second phone: it shows what the table holds, and a change on
+    # either phone shows on both.
+    browser.switch_to.new_window("tab")
+    browser.get(ana_link)
+    second = browser.current_window_handle
+    until(browser, lambda: text(browser, "chosen").startswith("You chose: Torch"),
+          "the second phone shows the table's choice")
+    button(browser, "camp").click()
+    until(browser, lambda: table.collector.choice_of(0) is Choice.CAMP, "changed on the second")
+    browser.switch_to.window(ana)
+    until(browser, lambda: text(browser, "chosen").startswith("You chose: Camp"),
+          "the first phone follows")
+    assert "picked" in button(browser, "camp").get_attribute("class")
+    assert "picked" not in button(browser, "torch").get_attribute("class")
+    button(browser, "torch").click()
+    browser.switch_to.window(second)
+    until(browser, lambda: text(browser, "chosen").startswith("You chose: Torch"),
+          "and back on the second")
+    assert table.collector.choice_of(0) is Choice.TORCH
+    browser.close()
 
     browser.switch_to.window(bo)
     until(browser, lambda: button(browser, "camp").is_enabled(), "Bo may choose")
@@ -196,11 +254,18 @@ def test_phones_play_a_turn_with_a_bot_and_a_button(app: CompanionApp, browser: 
     browser.switch_to.window(watch)
     until(browser, lambda: text(browser, "prompt").startswith("Everyone has chosen"),
           "the watcher sees everyone has chosen")
-    before = frames_received(browser)
+    received = frames_received(browser)
+    before = [frame for path, frame in received if path == "/ws/watch"]
     tables = [json.loads(f)["table"] for f in before if json.loads(f)["type"] == "table"]
     assert tables and [s["chosen"] for s in tables[-1]["seats"]] == [True] * 4
     for frame in before:
         assert '"torch"' not in frame and '"camp"' not in frame, frame
+    # A seat's phones are told its own choice, and no other seat's: Bo (camp) never
+    # hears of Ana's or Di's torch.
+    seats = [json.loads(f) for path, f in received if path == "/ws/seat"]
+    assert {m["mine"] for m in seats if m["type"] == "seat" and m["seat"] == 1} <= {None, "camp"}
+    ana_told = {m["mine"] for m in seats if m["type"] == "seat" and m["seat"] == 0}
+    assert "torch" in ana_told and ana_told <= {None, "torch", "camp"}
     for view in tables:
         assert {s["choice"] for s in view["seats"]} <= {"", "chosen", "choosing…"}
         assert all(set(s) == set(tables[0]["seats"][0]) for s in view["seats"])

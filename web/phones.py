@@ -185,7 +185,7 @@ class Phones:
         self.table_language = self.language()
         wanted.add(self.table_language)
         if table is None:
-            server.publish(None, dict.fromkeys(wanted))
+            server.publish(None, dict.fromkeys(wanted), {})
             return
         from web.views import table_facts, table_json
 
@@ -200,8 +200,10 @@ class Phones:
         except Exception:  # a page's view must never stop the table
             _log.exception("the pages' view")
             return
+        # Each seat's own choice goes to that seat's phones alone (the server sees to it).
+        mine = {seat: choice.value for seat, choice in table.collector.held_choices}
         self.published += 1
-        server.publish(table.game, views)
+        server.publish(table.game, views, mine)
 
     def _hidden_tents(self, game: int) -> bool:
         if self._hidden is None or self._hidden[0] != game:
@@ -225,16 +227,23 @@ class Phones:
 
     # --- from the server's thread ---------------------------------------------------------
 
-    def _on_choose(self, seat: int, choice: Choice, turn: str, generation: int) -> None:
+    def _on_choose(self, seat: int, choice: Choice, turn: str, generation: int,
+                   answer: Callable[[str | None], None]) -> None:
+        """``answer`` hears, on the UI thread, None if the choice counted, else why not."""
+        why = ["not due"]  # the table refused the press: the seat camped, busted or is a bot
+
         def still(table: Table) -> bool:
             state = table.state
-            return (
-                self.pairing.is_current(generation)
-                and state.phase is Phase.CHOOSE
-                and turn == turn_key(table.game, state.round, len(state.path))
-            )
+            if not self.pairing.is_current(generation):
+                why[0] = "unpaired"
+            elif state.phase is not Phase.CHOOSE or turn != turn_key(
+                    table.game, state.round, len(state.path)):
+                why[0] = "old turn"
+            else:
+                return True
+            return False
 
-        self.inbox.press_if(seat, choice, still)
+        self.inbox.press_if(seat, choice, still, lambda yes: answer(None if yes else why[0]))
 
     def _on_language(self, code: str) -> None:
         with self._lock:

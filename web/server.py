@@ -66,7 +66,10 @@ Message = MutableMapping[str, Any]
 Receive = Callable[[], Awaitable[Message]]
 Send = Callable[[Message], Awaitable[None]]
 
-OnChoose = Callable[[int, Choice, str, int], None]
+#: ``(seat, choice, turn, generation, answer)``: ``answer`` is called (on any
+#: thread) with None if the choice counted at the table, else why it did not.
+OnChoose = Callable[[int, Choice, str, int, Callable[[str | None], None]], None]
+_DECIDING = object()  # a choice handed to the table, its answer not back yet
 
 
 class WebFailed(RuntimeError):
@@ -145,6 +148,9 @@ class Client:
     generation: int = 0
     pending: str | None = None
     view: str | None = None  # the table's view last given to it
+    mine: str | None = None  # the seat's own choice last given to it (a seat's phone)
+    #: Answers to its choices, sent before any view: they are never dropped.
+    answers: deque[str] = field(default_factory=deque)
     wake: asyncio.Event = field(default_factory=asyncio.Event)
     closed: bool = False
     close_code: int | None = None
@@ -171,6 +177,7 @@ class Latest:
     game: int | None = None
     views: dict[str, str] = field(default_factory=dict)  # language -> the table's JSON
     made: bool = False  # False until the table's first view
+    mine: dict[int, str] = field(default_factory=dict)  # seat -> its choice this turn
 
 
 class Hub:
@@ -184,7 +191,9 @@ class Hub:
         self.clients: set[Client] = set()
         self.waiting = 0  # seat pages accepted that have not said which seat they are
         self.latest = Latest()
-        self.seen: dict[int, deque[str]] = {}
+        #: Per seat, its last choice ids and their answers (_DECIDING until known).
+        self.seen: dict[int, dict[str, object]] = {}
+        self.deciding: dict[tuple[int, str], list[Client]] = {}  # who awaits each answer
         self.asked: set[str] = set()
 
     def watchers(self) -> int:
@@ -192,7 +201,8 @@ class Hub:
 
     # -- views in --
 
-    def update(self, game: int | None, views: dict[str, dict[str, Any] | None]) -> None:
+    def update(self, game: int | None, views: dict[str, dict[str, Any] | None],
+               mine: dict[int, str]) -> None:
         if game != self.latest.game:
             self.seen.clear()  # a new game: choice ids start again
         made = {code: json.dumps(view, ensure_ascii=False, separators=(",", ":"))
@@ -200,7 +210,7 @@ class Hub:
         # An unchanged view stays the same string, so a client is not sent it twice.
         kept = self.latest.views
         self.latest = Latest(game, {code: kept[code] if kept.get(code) == text else text
-                                    for code, text in made.items()}, made=True)
+                                    for code, text in made.items()}, made=True, mine=mine)
         self.asked -= set(views)
         for client in list(self.clients):
             self.offer(client)
@@ -216,14 +226,16 @@ class Hub:
                 self.asked.add(client.language)
                 self.on_language(client.language)
             return
-        if view is client.view:
+        mine = None if client.seat is None else self.latest.mine.get(client.seat)
+        if view is client.view and mine == client.mine:
             return  # the same view again (a change the pages do not show): nothing new
-        client.view = view
+        client.view, client.mine = view, mine
         if client.seat is None:
             client.pending = f'{{"type":"table","table":{view}}}'
         else:
             client.pending = (f'{{"type":"seat","seat":{client.seat},'
-                              f'"game":{json.dumps(self.latest.game)},"table":{view}}}')
+                              f'"game":{json.dumps(self.latest.game)},'
+                              f'"mine":{json.dumps(mine)},"table":{view}}}')
         client.wake.set()
 
     # -- the seats' pairing --
@@ -249,18 +261,51 @@ class Hub:
         if (choice not in ("torch", "camp") or not isinstance(turn, str) or len(turn) > 40
                 or not isinstance(cid, str) or not 0 < len(cid) <= 64):
             return {"type": "error", "reason": "bad choice"}
-        seen = self.seen.setdefault(seat, deque(maxlen=SEEN_IDS))
-        if cid in seen:
-            return {"type": "ack", "id": cid, "again": True}
-        seen.append(cid)
-        self.on_choose(seat, Choice(choice), turn, client.generation)
-        return {"type": "ack", "id": cid}
+        seen = self.seen.setdefault(seat, {})
+        if cid in seen:  # sent again (no answer reached the page): it counts once
+            known = seen[cid]
+            if known is None or isinstance(known, str):
+                return _answer(cid, known, again=True)
+            self.deciding.setdefault((seat, cid), []).append(client)
+            return None  # the answer comes when the table gives it
+        seen[cid] = _DECIDING
+        if len(seen) > SEEN_IDS:
+            del seen[next(iter(seen))]
+        self.deciding.setdefault((seat, cid), []).append(client)
+        loop = asyncio.get_running_loop()
+
+        def answer(reason: str | None) -> None:  # on the UI thread
+            with contextlib.suppress(RuntimeError):  # the server stopped: nobody to tell
+                loop.call_soon_threadsafe(self.answered, seat, cid, reason)
+
+        self.on_choose(seat, Choice(choice), turn, client.generation, answer)
+        return None
+
+    def answered(self, seat: int, cid: str, reason: str | None) -> None:
+        """The table's answer to a choice: to every page that sent it (a page
+        that reconnected sent it again), and kept for a later retry."""
+        seen = self.seen.get(seat)
+        if seen is not None and seen.get(cid) is _DECIDING:
+            seen[cid] = reason
+        for client in self.deciding.pop((seat, cid), ()):
+            if not client.closed and client.close_code is None:
+                client.answers.append(json.dumps(_answer(cid, reason)))
+                client.wake.set()
 
     def close_all(self) -> None:
         for client in list(self.clients):
             client.pending = json.dumps({"type": "closing"})
             client.close_code = 1001
             client.wake.set()
+
+
+def _answer(cid: str, reason: str | None, *, again: bool = False) -> dict[str, Any]:
+    """A choice's answer: ``ack`` if it counted, else ``error`` with why not."""
+    said: dict[str, Any] = ({"type": "ack", "id": cid} if reason is None
+                            else {"type": "error", "reason": reason, "id": cid})
+    if again:
+        said["again"] = True
+    return said
 
 
 # --- the ASGI app -------------------------------------------------------------------
@@ -443,6 +488,9 @@ class App:
             while not client.closed:
                 await client.wake.wait()
                 client.wake.clear()
+                while client.answers:
+                    async with client.sending:
+                        await ws.send_text(client.answers.popleft())
                 text, client.pending = client.pending, None
                 if text is not None:
                     async with client.sending:
@@ -521,8 +569,9 @@ class WebServer:
     """The pages on ``addresses`` at ``port`` (0: any free port, for tests), served
     from a thread of its own once :meth:`start` is called.
 
-    ``on_choose(seat, choice, turn, generation)`` is called on the server's
-    thread for each new choice of a paired seat; ``on_language(code)`` when a
+    ``on_choose(seat, choice, turn, generation, answer)`` is called on the
+    server's thread for each new choice of a paired seat, and ``answer(why)``
+    back from any thread with None if it counted, else why not; ``on_language(code)`` when a
     page wants a language no view was made in yet; ``on_stopped(error)`` if the
     server ends by itself (a failure).
     """
@@ -621,9 +670,11 @@ class WebServer:
         self._thread.start()
         started.wait(5.0)
 
-    def publish(self, game: int | None, views: dict[str, dict[str, Any] | None]) -> None:
-        """The table's newest view, in each language made (any thread)."""
-        self._call(self.hub.update, game, views)
+    def publish(self, game: int | None, views: dict[str, dict[str, Any] | None],
+                mine: dict[int, str]) -> None:
+        """The table's newest view, in each language made, and each seat's own
+        choice this turn, for its phones alone (any thread)."""
+        self._call(self.hub.update, game, views, dict(mine))
 
     def repaired(self) -> None:
         """New seat links were made: the old ones' pages are told and closed."""

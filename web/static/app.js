@@ -9,14 +9,14 @@
   const $ = (id) => document.getElementById(id);
   // The seat's token travels in the link's fragment: never in a request line.
   const token = page === "seat" ? decodeURIComponent(location.hash.slice(1)) : "";
-  const mine = "incan-choice:" + token.slice(0, 12);
   let ws = null;
   let retry = 500;
   let stopped = false;
   let table = null;
   let seat = null;
   let deadline = null;
-  let pending = null; // a choice sent and not yet acknowledged: sent again on reconnect
+  let mine = null; // what the table holds as this seat's choice this turn (its phones alone are told)
+  let pending = null; // a choice sent and not yet answered: sent again on reconnect
 
   for (const el of document.querySelectorAll("[data-word]")) {
     el.textContent = W[el.dataset.word] || "";
@@ -48,11 +48,15 @@
       say("");
       if (pending) send(pending);
     } else if (m.type === "table" || m.type === "seat") {
-      if (m.type === "seat") seat = m.seat;
+      if (m.type === "seat") { seat = m.seat; mine = m.mine; }
       table = m.table;
       show();
     } else if (m.type === "ack") {
+      // Counted: the table's view with this choice as the seat's own comes with it.
       if (pending && pending.id === m.id) pending = null;
+    } else if (m.type === "error" && m.id) {
+      // Not counted (the turn was revealed, the seat is no longer due): show what holds.
+      if (pending && pending.id === m.id) { pending = null; show(); }
     } else if (m.type === "refused" || m.type === "full") {
       stopped = true;
       say(m.type === "full" ? W.full : W.refused);
@@ -66,16 +70,10 @@
     if (ws && ws.readyState === 1) ws.send(JSON.stringify(message));
   }
 
-  function remembered() {
-    try { return JSON.parse(sessionStorage.getItem(mine) || "null"); } catch (e) { return null; }
-  }
-
   function choose(choice) {
     if (!table || !table.turn) return;
     const id = Math.random().toString(36).slice(2) + Date.now().toString(36);
     pending = { type: "choose", choice: choice, turn: table.turn, id: id };
-    // What this phone chose is known only to this phone: the device never says it.
-    sessionStorage.setItem(mine, JSON.stringify({ turn: table.turn, choice: choice }));
     send(pending);
     show();
   }
@@ -161,8 +159,9 @@
     $("my-artifacts-box").hidden = !table.artifacts_column;
     const due = s.due && !!table.turn;
     setButtons(due);
-    const memory = remembered();
-    const choice = memory && memory.turn === table.turn ? memory.choice : null;
+    // The choice on its way, until the table answers; then the one the table holds
+    // (the same on every phone of the seat, and whatever the seat's buttons chose).
+    const choice = pending && pending.turn === table.turn ? pending.choice : mine;
     $("torch").classList.toggle("picked", due && choice === "torch");
     $("camp").classList.toggle("picked", due && choice === "camp");
     let line;
@@ -177,8 +176,8 @@
     if (deadline !== null && table && table.turn) {
       const n = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
       say(W.reveal_in.replace("{n}", n));
-    } else if (ws && ws.readyState === 1 && !stopped) {
-      say("");
+    } else if (ws && ws.readyState === 1 && !stopped && table) {
+      say("");  // a page with no game keeps saying so
     }
   }
 
