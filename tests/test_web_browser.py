@@ -270,7 +270,17 @@ def test_phones_play_a_turn_with_a_bot_and_a_button(app: CompanionApp, browser: 
         assert {s["choice"] for s in view["seats"]} <= {"", "chosen", "choosing…"}
         assert all(set(s) == set(tables[0]["seats"][0]) for s in view["seats"])
 
+    # Ana changes her mind at the last moment: the device reveals before her press
+    # reaches the table (nothing the phones send runs between the two), and her
+    # phone is told it did not count.
+    browser.switch_to.window(ana)
+    button(browser, "camp").click()
     clock.advance(COUNTDOWN)
+    assert table.tick()
+    until(browser, lambda: text(browser, "status") == (
+        "Too late: the reveal came first, so that press did not count."), "Ana is told")
+    browser.save_screenshot(str(SHOTS / "seat-ana-too-late.png"))
+    browser.switch_to.window(watch)
     until(browser, lambda: isinstance(table.session.log[-1], Reveal), "the device reveals")
     camp = table.session.log[-1].camp  # type: ignore[union-attr]
     assert 1 in camp and 0 not in camp and 3 not in camp  # the bot's is its own

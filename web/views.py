@@ -42,6 +42,7 @@ PAGE_WORDS: dict[str, str] = {
     "choose": N_("Torch or camp? Choose on your phone."),
     "not_due": N_("Nothing to choose now."),
     "you_chose": N_("You chose: {choice}"),
+    "too_late": N_("Too late: the reveal came first, so that press did not count."),
     "hand": N_("In hand"),
     "tent": N_("In the tent"),
     "artifacts": N_("Artifacts"),

@@ -17,6 +17,8 @@
   let deadline = null;
   let mine = null; // what the table holds as this seat's choice this turn (its phones alone are told)
   let pending = null; // a choice sent and not yet answered: sent again on reconnect
+  let notice = null; // a word for a few seconds on the status line (a press too late)
+  let noticeUntil = 0;
 
   for (const el of document.querySelectorAll("[data-word]")) {
     el.textContent = W[el.dataset.word] || "";
@@ -56,7 +58,11 @@
       if (pending && pending.id === m.id) pending = null;
     } else if (m.type === "error" && m.id) {
       // Not counted (the turn was revealed, the seat is no longer due): show what holds.
-      if (pending && pending.id === m.id) { pending = null; show(); }
+      if (pending && pending.id === m.id) {
+        pending = null;
+        if (m.reason === "old turn") { notice = W.too_late; noticeUntil = Date.now() + 6000; }
+        show();
+      }
     } else if (m.type === "refused" || m.type === "full") {
       stopped = true;
       say(m.type === "full" ? W.full : W.refused);
@@ -173,6 +179,8 @@
   }
 
   function tick() {
+    if (notice && Date.now() < noticeUntil) { say(notice); return; }
+    notice = null;
     if (deadline !== null && table && table.turn) {
       const n = Math.max(0, Math.ceil((deadline - Date.now()) / 1000));
       say(W.reveal_in.replace("{n}", n));
