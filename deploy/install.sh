@@ -47,6 +47,9 @@ GROUPS_NEEDED=(gpio video render audio)
 GROUPS_DROPPED=(input)
 FAULT_UNIT_NAME=incan-companion-fault.service
 UDEV_RULES=/etc/udev/rules.d/99-incan-companion.rules
+# The touchscreen's device unit (systemd-escape --path --suffix=device
+# /dev/input/incan-touchscreen): a drop-in there bounds the kiosk's wait for it.
+TOUCH_DROPIN_DIR='/etc/systemd/system/dev-input-incan\x2dtouchscreen.device.d'
 # Debian's own Python: its dist-packages hold picamera2 and lgpio, which the
 # venv must see (a Python from elsewhere on PATH would not).
 SYSTEM_PYTHON=/usr/bin/python3
@@ -386,11 +389,15 @@ fi
 
 # --- service ----------------------------------------------------------------
 
-step "service $UNIT_NAME, its fault screen $FAULT_UNIT_NAME, the touchscreen's udev rule"
+step "service $UNIT_NAME, its fault screen $FAULT_UNIT_NAME, the touchscreen's udev rule and wait"
 unit_path=$UNIT_DIR/$UNIT_NAME
 install_rendered render_unit "$unit_path" "$DEPLOY/incan-companion.service"
 install_rendered render_unit "$UNIT_DIR/$FAULT_UNIT_NAME" "$DEPLOY/$FAULT_UNIT_NAME"
 install_rendered render_rules "$UDEV_RULES" "$DEPLOY/99-incan-companion.rules"
+if [ ! -d "$TOUCH_DROPIN_DIR" ]; then
+    run install -d -m 0755 "$TOUCH_DROPIN_DIR"
+fi
+install_rendered cat "$TOUCH_DROPIN_DIR/incan-companion.conf" "$DEPLOY/touchscreen-wait.conf"
 systemd_running=0
 if [ -d /run/systemd/system ]; then
     systemd_running=1

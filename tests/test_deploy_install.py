@@ -181,6 +181,8 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
     for source, target in (
         ("incan-companion-fault.service", "/etc/systemd/system/incan-companion-fault.service"),
         ("99-incan-companion.rules", "/etc/udev/rules.d/99-incan-companion.rules"),
+        ("touchscreen-wait.conf", "/etc/systemd/system/dev-input-incan\\x2dtouchscreen"
+                                  ".device.d/incan-companion.conf"),
     ):
         assert (
             f"+ render {ROOT}/deploy/{source} > {target}" in commands

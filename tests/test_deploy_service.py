@@ -328,3 +328,35 @@ def test_systemd_analyze_accepts_the_fault_unit(tmp_path: Path) -> None:
     if result.returncode != 0 and "Failed to " in result.stderr and "bus" in result.stderr.lower():
         pytest.skip(f"systemd-analyze cannot run here: {result.stderr.strip()}")
     assert (result.returncode, result.stderr.strip()) == (0, "")
+
+
+def test_the_kiosk_waits_20_s_for_a_missing_touchscreen_not_90(
+    unit: dict[str, dict[str, list[str]]], tmp_path: Path
+) -> None:
+    """The drop-in install.sh puts beside the touchscreen's device unit: that unit
+    is the one the kiosk waits for, and systemd takes its keys."""
+    wait = ROOT / "deploy" / "touchscreen-wait.conf"
+    dropin = parse_unit(wait.read_text(encoding="utf-8"))
+    assert dropin == {"Unit": {"JobTimeoutSec": ["20s"], "JobRunningTimeoutSec": ["20s"]}}
+    device = "dev-input-incan\\x2dtouchscreen.device"
+    assert unit["Unit"]["Wants"] == [device] and device in unit["Unit"]["After"]
+    escape = shutil.which("systemd-escape")
+    if escape is not None:  # the name systemd gives the rule's SYMLINK+="input/incan-touchscreen"
+        named = subprocess.run([escape, "--path", "--suffix=device", "/dev/input/incan-touchscreen"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+        assert named == device
+    assert 'SYMLINK+="input/incan-touchscreen"' in UDEV_RULES.read_text(encoding="utf-8")
+    installed = [line for line in INSTALL.read_text(encoding="utf-8").splitlines()
+                 if line.startswith("TOUCH_DROPIN_DIR=")]
+    assert installed == [f"TOUCH_DROPIN_DIR='/etc/systemd/system/{device}.d'"]
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed here")
+    # Its keys in a unit of their own: verify names any key it does not know.
+    check = tmp_path / "touchscreen-wait.target"
+    check.write_text(wait.read_text(encoding="utf-8").replace(
+        "[Unit]", "[Unit]\nDescription=the drop-in's keys"), encoding="utf-8")
+    result = run([analyze, "verify", "--man=no", str(check)], seconds=60, text=True)
+    if result.returncode != 0 and "Failed to " in result.stderr and "bus" in result.stderr.lower():
+        pytest.skip(f"systemd-analyze cannot run here: {result.stderr.strip()}")
+    assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
