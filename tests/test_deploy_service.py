@@ -342,8 +342,10 @@ def test_the_kiosk_waits_20_s_for_a_missing_touchscreen_not_90(
     assert unit["Unit"]["Wants"] == [device] and device in unit["Unit"]["After"]
     escape = shutil.which("systemd-escape")
     if escape is not None:  # the name systemd gives the rule's SYMLINK+="input/incan-touchscreen"
-        named = subprocess.run([escape, "--path", "--suffix=device", "/dev/input/incan-touchscreen"],
-                               capture_output=True, text=True, check=True).stdout.strip()
+        named = subprocess.run(
+            [escape, "--path", "--suffix=device", "/dev/input/incan-touchscreen"],
+            capture_output=True, text=True, check=True,
+        ).stdout.strip()  # fmt: skip
         assert named == device
     assert 'SYMLINK+="input/incan-touchscreen"' in UDEV_RULES.read_text(encoding="utf-8")
     installed = [line for line in INSTALL.read_text(encoding="utf-8").splitlines()
