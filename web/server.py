@@ -69,7 +69,6 @@ Send = Callable[[Message], Awaitable[None]]
 #: ``(seat, choice, turn, generation, answer)``: ``answer`` is called (on any
 #: thread) with None if the choice counted at the table, else why it did not.
 OnChoose = Callable[[int, Choice, str, int, Callable[[str | None], None]], None]
-_DECIDING = object()  # a choice handed to the table, its answer not back yet
 
 
 class WebFailed(RuntimeError):
@@ -191,9 +190,10 @@ class Hub:
         self.clients: set[Client] = set()
         self.waiting = 0  # seat pages accepted that have not said which seat they are
         self.latest = Latest()
-        #: Per seat, its last choice ids and their answers (_DECIDING until known).
-        self.seen: dict[int, dict[str, object]] = {}
-        self.deciding: dict[tuple[int, str], list[Client]] = {}  # who awaits each answer
+        #: Per seat, its last choice ids and the table's answer to each.
+        self.seen: dict[int, dict[str, str | None]] = {}
+        #: The choices handed to the table, their answers not back yet: who awaits each.
+        self.deciding: dict[tuple[int, str], list[Client]] = {}
         self.asked: set[str] = set()
 
     def watchers(self) -> int:
@@ -261,17 +261,15 @@ class Hub:
         if (choice not in ("torch", "camp") or not isinstance(turn, str) or len(turn) > 40
                 or not isinstance(cid, str) or not 0 < len(cid) <= 64):
             return {"type": "error", "reason": "bad choice"}
-        seen = self.seen.setdefault(seat, {})
-        if cid in seen:  # sent again (no answer reached the page): it counts once
-            known = seen[cid]
-            if known is None or isinstance(known, str):
-                return _answer(cid, known, again=True)
-            self.deciding.setdefault((seat, cid), []).append(client)
+        # Sent again (no answer reached the page): it counts once.
+        waiting = self.deciding.get((seat, cid))
+        if waiting is not None:
+            waiting.append(client)
             return None  # the answer comes when the table gives it
-        seen[cid] = _DECIDING
-        if len(seen) > SEEN_IDS:
-            del seen[next(iter(seen))]
-        self.deciding.setdefault((seat, cid), []).append(client)
+        seen = self.seen.get(seat, {})
+        if cid in seen:
+            return _answer(cid, seen[cid], again=True)
+        self.deciding[(seat, cid)] = [client]
         loop = asyncio.get_running_loop()
 
         def answer(reason: str | None) -> None:  # on the UI thread
@@ -284,9 +282,10 @@ class Hub:
     def answered(self, seat: int, cid: str, reason: str | None) -> None:
         """The table's answer to a choice: to every page that sent it (a page
         that reconnected sent it again), and kept for a later retry."""
-        seen = self.seen.get(seat)
-        if seen is not None and seen.get(cid) is _DECIDING:
-            seen[cid] = reason
+        seen = self.seen.setdefault(seat, {})
+        seen[cid] = reason
+        if len(seen) > SEEN_IDS:
+            del seen[next(iter(seen))]
         for client in self.deciding.pop((seat, cid), ()):
             if not client.closed and client.close_code is None:
                 client.answers.append(json.dumps(_answer(cid, reason)))
