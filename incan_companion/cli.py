@@ -18,6 +18,7 @@ Exit codes: 0 success, 2 bad input (one line on stderr), 1 anything else.
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import os
 import sys
@@ -174,10 +175,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except Exception as e:  # the last line of defence: never a traceback for a user
+        if isinstance(e, OSError) and e.filename is not None and e.errno in _PATH_ERRORS:
+            # A path that cannot be used (too long, not a folder, no permission, a
+            # read-only disk): the user's input, which no retry mends. A full or
+            # failing disk is not, and stays exit 1 below.
+            said = _error_line(f"{e.filename}: {e.strerror or e}")
+            print(f"incan-companion: {said}", file=sys.stderr)
+            return EXIT_BAD_INPUT
         if os.environ.get("INCAN_DEBUG"):
             raise
         print(f"incan-companion: error: {_error_line(str(e))}", file=sys.stderr)
         return EXIT_FAILURE
+
+
+#: The errors of a path itself, as opposed to the disk's (ENOSPC, EIO, EDQUOT).
+_PATH_ERRORS = frozenset(
+    getattr(errno, name) for name in (
+        "EACCES", "EPERM", "ENAMETOOLONG", "ENOTDIR", "EISDIR", "ELOOP", "EROFS", "ENOENT",
+    )
+)  # fmt: skip
 
 
 def _error_line(message: str) -> str:

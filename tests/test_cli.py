@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -82,6 +83,10 @@ def test_invalid_log_exits_2_with_line_and_reason(tmp_path: Path) -> None:
     assert "Traceback" not in done.stderr
 
 
+#: A file name longer than a Linux file system takes (255 bytes).
+TOO_LONG = f"{tempfile.gettempdir()}/{'a' * 300}"
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
@@ -95,6 +100,12 @@ def test_invalid_log_exits_2_with_line_and_reason(tmp_path: Path) -> None:
         # a folder has no file to lock or set aside (was exit 1, "has an empty name")
         (["demo", "--autoplay", "--data", "/"], "incan-companion: /: a folder, not a data file"),
         (["run", "--data", "/", "--quit-after", "0.1"], "/: a folder, not a data file"),
+        # a path that cannot be used is the user's input too (was exit 1, "error: [Errno 36]")
+        (["run", "--data", f"{TOO_LONG}.sqlite", "--quit-after", "0.1"], "File name too long"),
+        (["demo", "--autoplay", "--data", f"{TOO_LONG}.sqlite"], "File name too long"),
+        (["recover", f"{TOO_LONG}.sqlite"], "File name too long"),
+        (["recover", str(EXAMPLE), "--out", f"{TOO_LONG}.sqlite"], "File name too long"),
+        (["stickers", "--out", f"{EXAMPLE}/stickers.pdf"], "stickers.pdf: Not a directory"),
         # nan and -5 quit before the first screen, without its report, exit 0
         (["run", "--quit-after", "nan"], "--quit-after: the seconds are a number above 0"),
         (["run", "--quit-after", "-5"], "--quit-after: the seconds are a number above 0"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 from pathlib import Path
 from typing import Any
 
@@ -158,3 +159,39 @@ def test_stats_speaks_the_configured_language_and_its_data_never(
             assert i18n.language() == "ja"
     finally:
         i18n.set_language("en")
+
+
+def test_stats_names_a_player_typed_decomposed(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "games.sqlite"
+    with Store(path) as store:
+        stored(store, Start(("Zoë", "Bo", "Cy")), GAME_1)
+    code, out, err = run(capsys, "stats", str(path), "--player", "Zoe\u0308", "--csv")
+    assert (code, err) == (0, "")
+    assert [row[:3] for row in csv.reader(io.StringIO(out, newline=""))] == [
+        ["name", "games", "wins"], ["Zoë", "1", "0"],
+    ]  # fmt: skip
+
+
+def test_stats_leaves_out_a_game_altered_in_place_as_replay_does(
+    data: Path, capsys: pytest.CaptureFixture[str], caplog: pytest.LogCaptureFixture
+) -> None:
+    """The kept summary still matches the count of events; the chain does not."""
+    assert run(capsys, "stats", str(data), "--json")[0] == 0  # summaries kept
+    with sqlite3.connect(data) as db:
+        db.execute("UPDATE events SET line = replace(line, '\"camp\": [0]', '\"camp\": [1]') "
+                   "WHERE game = 1 AND seq = (SELECT MIN(seq) FROM events WHERE game = 1 "
+                   "AND line LIKE '%\"camp\": [0]%')")  # fmt: skip
+        assert db.total_changes == 1
+    db.close()
+    code, out, err = run(capsys, "replay", str(data), "--game", "1")
+    assert code == 2 and "is not the one stored (altered or moved)" in err
+    code, out, err = run(capsys, "stats", str(data), "--json")
+    assert code == 0
+    said = json.loads(out)
+    assert (said["games"], said["unfinished"]) == (1, 1)  # game 2 and the unfinished one
+    assert said["players"][0]["games"] == 1
+    assert [r.getMessage().partition(": ")[2] for r in caplog.records] == [
+        "game 1: event 2 is not the one stored (altered or moved): the game is left out"
+    ]

@@ -14,6 +14,7 @@ import csv
 import json
 import logging
 import sys
+import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -96,12 +97,14 @@ def cmd_stats(args: argparse.Namespace) -> int:
     players = player_stats(games)
     groups = group_stats(games)
     if args.player is not None:
-        players = tuple(p for p in players if p.player == args.player)
+        # Names are kept composed (NFC): "Zoë" typed as e and a combining mark is Zoë.
+        wanted = unicodedata.normalize("NFC", args.player)
+        players = tuple(p for p in players if p.player == wanted)
         if not players:
             raise BadInput(
                 f"no finished game of a player named {args.player!r} in {args.data_file}"
             )
-        groups = tuple(g for g in groups if args.player in g.players)
+        groups = tuple(g for g in groups if wanted in g.players)
     finished = sum(g.summary.finished for g in games)
     if args.json:
         out: dict[str, Any] = {
