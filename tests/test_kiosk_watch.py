@@ -92,3 +92,15 @@ def test_the_last_reason_is_the_apps_own_line_else_the_last() -> None:
     assert last_reason("Segmentation fault\n") == "Segmentation fault"
     assert last_reason("\x1b[31mred\n") == "\\x1b[31mred"
     assert last_reason("") is None
+
+
+def test_the_fault_screen_shows_a_long_last_line_cut_and_an_odd_unit_escaped(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x" * 100_000 + "\n"))
+    monkeypatch.setenv("LANGUAGE", "en")
+    monkeypatch.setenv("INCAN_CONFIG", "/nonexistent/config.toml")
+    assert cli.main(["fault", "--unit", "kiosk\x1b[2J.service"]) == 0
+    out = capsys.readouterr().out
+    assert f"  {'x' * 500}… (99500 more characters)\n" in out
+    assert "\x1b" not in out and "  sudo systemctl restart kiosk\\x1b[2J.service\n" in out

@@ -1,6 +1,6 @@
 """Issue 27, item 9: a way back from damage. ``recover`` never writes the damaged
-file, mends index damage with REINDEX, rebuilds a damaged file with SQLite's
-``.recover``, keeps each game whole or up to its first bad event by its hash
+file, mends index damage with REINDEX, salvages the rows SQLite can still read
+around damaged pages, keeps each game whole or up to its first bad event by its hash
 chain, and says what it saved."""
 
 from __future__ import annotations

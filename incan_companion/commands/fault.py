@@ -35,13 +35,29 @@ def last_reason(journal: str) -> str | None:
     >>> last_reason("Segmentation fault\\n"), last_reason("")
     ('Segmentation fault', None)
     """
-    from companion.text import printable
-
     lines = [line.strip() for line in journal.splitlines() if line.strip()]
     ours = [line for line in lines if line.startswith(_OURS)]
     if ours:
-        return printable(ours[-1].removeprefix(_OURS))
-    return printable(lines[-1]) if lines else None
+        return _shown(ours[-1].removeprefix(_OURS))
+    return _shown(lines[-1]) if lines else None
+
+
+#: The most of the last message shown: a few lines of the console, not a screenful.
+MAX_REASON_CHARS = 500
+
+
+def _shown(line: str) -> str:
+    """``line`` escaped for the console and cut to :data:`MAX_REASON_CHARS`.
+
+    >>> len(_shown("x" * 2000)), _shown("x" * 2000)[-30:]
+    (524, 'xxxxxx… (1500 more characters)')
+    """
+    from companion.text import printable
+
+    shown = printable(line)
+    if len(shown) <= MAX_REASON_CHARS:
+        return shown
+    return f"{shown[:MAX_REASON_CHARS]}… ({len(shown) - MAX_REASON_CHARS} more characters)"
 
 
 def cmd_fault(args: argparse.Namespace) -> int:
@@ -52,7 +68,9 @@ def cmd_fault(args: argparse.Namespace) -> int:
     if i18n.language() == "ja" and os.environ.get("TERM", "linux") == "linux":
         i18n.set_language("en")
     journal = "" if sys.stdin is None or sys.stdin.isatty() else sys.stdin.read(1 << 20)
-    text = fault_text(last_reason(journal), args.unit)
+    from companion.text import printable
+
+    text = fault_text(last_reason(journal), printable(args.unit, strict=True))
     clear = "\033[H\033[2J" if sys.stdout.isatty() else ""
     print(f"{clear}{text}", flush=True)
     return EXIT_OK

@@ -16,8 +16,8 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser(
         "recover",
         description="Copies DATA_FILE (never writing it), mends what REINDEX can, else "
-        "rebuilds it with sqlite3's .recover, keeps each game whole or up to its first "
-        "missing, altered or refused event, and writes them into NEW.",
+        "reads every row SQLite still can around the damaged pages, keeps each game whole "
+        "or up to its first missing, altered or refused event, and writes them into NEW.",
     )
     p.add_argument("data_file", metavar="DATA_FILE")
     p.add_argument("--out", metavar="NEW",
