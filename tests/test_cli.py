@@ -106,6 +106,10 @@ TOO_LONG = f"{tempfile.gettempdir()}/{'a' * 300}"
         (["recover", f"{TOO_LONG}.sqlite"], "File name too long"),
         (["recover", str(EXAMPLE), "--out", f"{TOO_LONG}.sqlite"], "File name too long"),
         (["stickers", "--out", f"{EXAMPLE}/stickers.pdf"], "stickers.pdf: Not a directory"),
+        # refused before a session is played, not after it (was exit 1, or a JPEG of PNG bytes)
+        (["run", "--screenshot", f"{tempfile.gettempdir()}/screen.jpg"], "name it .png"),
+        (["demo", "--autoplay", "--screenshot", "/nonexistent/screen.png"],
+         "/nonexistent is not a folder"),
         # nan and -5 quit before the first screen, without its report, exit 0
         (["run", "--quit-after", "nan"], "--quit-after: the seconds are a number above 0"),
         (["run", "--quit-after", "-5"], "--quit-after: the seconds are a number above 0"),

@@ -140,6 +140,8 @@ def web_option(text: str, addresses: tuple[str, ...]) -> tuple[tuple[str, ...], 
 def cmd_run(args: argparse.Namespace) -> int:
     from incan_companion.config import ConfigError, load
 
+    shot = screenshot_path(args.screenshot)
+
     try:
         config = load(Path(args.config).expanduser() if args.config else None)
     except ConfigError as e:
@@ -188,7 +190,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     app = CompanionApp(device.games, device.controls(), seats=config.seats, rules=config.rules,
                        hidden_tents=config.hidden_tents,
                        sounds=SoundBoard(volume=volume, muted=muted),
-                       screenshot=Path(args.screenshot) if args.screenshot else None)
+                       screenshot=shot)
     _tell_systemd(app)
     app.on_first_frame.append(lambda app: collect_normally())
     if start_history is not None:
@@ -314,6 +316,23 @@ def data_file_path(given: str) -> Path:
     return path
 
 
+def screenshot_path(given: str | None) -> Path | None:
+    """Where ``--screenshot`` saves the screen; BadInput now, before a session is
+    played, for a name that is no PNG (the file is one whatever its name says) or
+    a folder it cannot be written in, which was exit 1 once the session was over."""
+    if not given:
+        return None
+    path = Path(given).expanduser()
+    if path.suffix.lower() != ".png":
+        raise BadInput(f"--screenshot {given}: the screen is saved as a PNG: name it .png")
+    folder = path.parent
+    if not folder.is_dir():
+        raise BadInput(f"--screenshot {given}: {folder} is not a folder")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise BadInput(f"--screenshot {given}: {folder}: no permission to write there")
+    return path
+
+
 def cmd_demo(args: argparse.Namespace) -> int:
     if not args.autoplay:
         raise BadInput("demo: only --autoplay is supported (use `run --camera virtual` to play)")
@@ -321,6 +340,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
         raise BadInput(f"demo: --seats {args.seats}: a game has {MIN_SEATS} to {MAX_SEATS} seats")
     if args.rules not in RULE_SETS:
         raise BadInput(f"demo: --rules {args.rules}: one of {', '.join(RULE_SETS)}")
+    shot = screenshot_path(args.screenshot)
     if args.data:
         data = data_file_path(args.data)
     else:
@@ -335,12 +355,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     except StoredDataError as e:
         raise BadInput(str(e)) from None
     try:
-        return _demo(args, data)
+        return _demo(args, data, shot)
     finally:
         held.close()
 
 
-def _demo(args: argparse.Namespace, data: Path) -> int:
+def _demo(args: argparse.Namespace, data: Path, shot: Path | None) -> int:
     from ui.kivy_setup import configure
 
     configure(quiet=True, fast=True)
@@ -367,8 +387,7 @@ def _demo(args: argparse.Namespace, data: Path) -> int:
         game = table.game
     autoplay = Autoplay(device, clock, args.seed)
     app = CompanionApp(device.games, device.controls(), seats=args.seats, rules=args.rules,
-                       autoplay=autoplay,
-                       screenshot=Path(args.screenshot) if args.screenshot else None)
+                       autoplay=autoplay, screenshot=shot)
     t0 = time.perf_counter()
     one_line = OneLineFailures()
     table_log = logging.getLogger("companion.table")
