@@ -1,6 +1,6 @@
 """Invariants over hundreds of random legal games (all rule sets, undo, correct).
 
-INCAN_PROPERTY_GAMES sets how many games (default 600, a new draw of them at
+INCAN_PROPERTY_GAMES sets how many games (default 400, a new draw of them at
 each run, to keep the suite within its three minutes; the benchmark uses 10,000).
 """
 
@@ -24,7 +24,7 @@ from companion.simulate import random_events
 from incan_companion.commands.game import replay_log
 from storage import Store
 
-GAMES = int(os.environ.get("INCAN_PROPERTY_GAMES", "600"))
+GAMES = int(os.environ.get("INCAN_PROPERTY_GAMES", "400"))
 
 
 def gems_dealt(session: Session) -> int:
