@@ -148,6 +148,7 @@ LONE_LEAVER_AT = 9  # seat 1 leaves alone after this many cards: leftovers and a
 SCREENS = tuple(dict.fromkeys(screen for _state, screen in STATES))
 CHECKS = ("text", "font", "touch", "lines", "contrast")
 TIMEOUT_S = 150
+SCREENS_ROLLOUTS = 20
 
 
 def _run(code: str, seats: int, work: Path) -> dict[str, Any]:
@@ -812,6 +813,17 @@ def _catalogues(work: Path) -> None:
 
 
 def render(code: str, seats: int, work: Path) -> dict[str, Any]:
+    import companion.review as reviewing
+
+    # The review's rollouts were a fifth of each game's CPU here; these checks
+    # read the review's layout, which is the same for fewer rollouts, not its
+    # figures (tests/test_review.py has those). Set before its presenter imports it.
+    full_review = reviewing.review
+
+    def quick_review(*args: Any, **kw: Any) -> Any:
+        return full_review(*args, **{"rollouts": SCREENS_ROLLOUTS, **kw})
+
+    reviewing.review = quick_review  # type: ignore[assignment]
     from ui.kivy_setup import configure
 
     configure(quiet=True, fast=True)
