@@ -7,6 +7,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -216,3 +217,26 @@ def test_the_sheet_draws_each_new_label_centred_in_a_card_outline(tmp_path: Path
     qr_only = tmp_path / "q.pdf"
     assert main(["stickers", "--out", str(qr_only), "--qr-only"]) == 0
     assert all(p.card is None for p in sheet_places("a4", DEFAULT_SIZE_MM, False, 35))
+
+
+def test_a_full_disk_leaves_no_cut_sheet_and_spoils_none_there(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Exit 1 (the disk, not the input: was exit 2 and an empty PDF left behind)."""
+    import builtins
+
+    from incan_companion.commands import vision as command
+
+    pdf = tmp_path / "stickers.pdf"
+    pdf.write_bytes(b"%PDF- an older sheet")
+
+    def full_disk(path: Any, mode: str = "r", *args: Any, **kw: Any) -> Any:
+        builtins.open(path, mode).close()  # the file beside it is made, as on a real disk
+        return builtins.open("/dev/full", "wb")  # whose every write is ENOSPC
+
+    monkeypatch.setattr(command, "open", full_disk, raising=False)
+    assert main(["stickers", "--out", str(pdf)]) == 1
+    err = capsys.readouterr().err
+    assert err == (f"incan-companion: error: [Errno 28] No space left on device: '{pdf}'\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["stickers.pdf"]
+    assert pdf.read_bytes() == b"%PDF- an older sheet"

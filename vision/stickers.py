@@ -29,7 +29,7 @@ import functools
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 import numpy.typing as npt
@@ -260,7 +260,7 @@ def deck_cards(deck: str) -> tuple[str, ...]:
 
 
 def write_pdf(
-    out: str | Path,
+    out: str | Path | BinaryIO,
     paper: str = "a4",
     size_mm: float = DEFAULT_SIZE_MM,
     cards: tuple[str, ...] = ALL_IDS,
@@ -293,7 +293,8 @@ def write_pdf(
 
     names = {card_id: name(card_id) for card_id in cards}
     regular, bold = _label_fonts(list(names.values()), font)
-    pdf = canvas.Canvas(str(out), pagesize=(page_w, page_h))
+    pdf = canvas.Canvas(out if not isinstance(out, str | Path) else str(out),
+                        pagesize=(page_w, page_h))
     pdf.setTitle("Incan Gold card stickers")
     pdf.setAuthor("incan-companion")
     pages = 0

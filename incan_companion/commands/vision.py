@@ -8,6 +8,8 @@ reportlab are imported inside the command that needs them.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 from pathlib import Path
 
@@ -99,13 +101,33 @@ def cmd_stickers(args: argparse.Namespace) -> int:
         raise BadInput(f"{out}: not a file")
     found = ui_font()
     font = LabelFont(found.name, found.regular, found.bold) if found is not None else None
+    sheet = io.BytesIO()  # a few hundred kB: the file is written whole or not at all
     try:
-        pages = write_pdf(out, paper=args.paper,
+        pages = write_pdf(sheet, paper=args.paper,
                           size_mm=args.size if args.size is not None else DEFAULT_SIZE_MM,
                           cards=cards, name=card_name, font=font, micro=not args.qr_only)
-    except OSError as e:
-        raise BadInput(f"{out}: {e.strerror or e}") from None
     except ValueError as e:  # a size or paper out of range, or no font for the language
         raise BadInput(str(e)) from None
+    _write_whole(out, sheet.getvalue())
     print(f"{out}: {pages} page(s)")
     return 0
+
+
+def _write_whole(out: Path, data: bytes) -> None:
+    """``data`` into ``out`` through a file beside it, renamed once complete: a full
+    disk leaves no empty or cut PDF behind, nor spoils one already there. An error
+    names ``out``; the command line tells a path's fault (exit 2) from the disk's (1)."""
+    import os
+
+    partial = out.with_name(f".{out.name}.{os.getpid()}.part")
+    try:
+        try:
+            with open(partial, "xb") as f:
+                f.write(data)
+            os.replace(partial, out)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(partial)
+            raise
+    except OSError as e:
+        raise OSError(e.errno, e.strerror, str(out)) from None
