@@ -638,3 +638,17 @@ def test_a_path_tile_holds_only_the_numbers_it_shows(app: CompanionApp) -> None:
     assert numbers() == ["7", "12%"]
     chip.value = ""  # used again for a hazard
     assert numbers() == ["12%"]
+
+
+def test_a_label_lays_out_at_most_a_thousand_characters(app: CompanionApp) -> None:
+    """Kivy's wrapping costs the square of a text's length: a name of 20,000
+    letters held the first screen for 40 s. The label keeps its own text."""
+    from kivy.uix.label import Label
+
+    from ui.fonts import MAX_LABEL_CHARS
+
+    label = Label(text="x" * 20_000, text_size=(400, None))
+    label.texture_update()
+    laid = "".join(w.text for line in label._label._cached_lines for w in line.words)
+    assert (len(laid), laid[-2:]) == (MAX_LABEL_CHARS, "x…")
+    assert label.text == "x" * 20_000

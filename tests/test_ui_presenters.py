@@ -10,7 +10,9 @@ from helpers import play
 
 from companion import engine
 from companion.engine import Phase
+from companion.events import Draw, Reveal, Start
 from companion.notices import CameraStatus, Corrected, NotACard
+from companion.session import Session
 from ui.kivyfree.presenters import (
     ARTIFACT_BG,
     HAZARD_BG,
@@ -403,3 +405,23 @@ def test_every_name_of_the_package_is_what_its_module_holds_whatever_was_importe
         assert not isinstance(value, types.ModuleType), name
     assert callable(package.round_log)
     assert package.round_log.__module__ == "ui.kivyfree.presenters.round_log"
+
+
+def test_a_name_longer_than_a_seat_row_is_cut_on_every_screen() -> None:
+    """The log takes a name of any length (a data file written elsewhere); the
+    screens show its first 12 columns, as the set-up's keyboard allows."""
+    long = "Bartholomäus-Maximilian" + "x" * 20_000
+    session = Session.start(Start((long, "Bo", "渡辺みなみ子さくら")))
+    for step in ("A1", Reveal((0,)), "T11A", Reveal((1, 2))):
+        session.apply(Draw(step) if isinstance(step, str) else step)
+    for _ in range(4):
+        for step in ("T3", Reveal((0, 1, 2))):
+            session.apply(Draw(step) if isinstance(step, str) else step)
+    cut, japanese = "Bartholomäus", "渡辺みなみ子"
+    assert resume_text(session.states[3]) == f"Resume: round 1, {cut}, Bo, {japanese}"
+    row = table_view(session.states[2]).seats[0]
+    assert row.name == cut
+    over = game_over_view(session.state)
+    assert [x.name for x in over.seats if x.winner] == [cut]
+    assert over.chart.labels == (cut, "Bo", japanese)
+    assert round_end_view(session.states[4]).seats[0].name == cut

@@ -170,6 +170,22 @@ __all__ = [
 
 _installed_breaks = False
 
+#: The most characters a label lays out. Kivy measures a wrapped line again at
+#: every place it tries to cut it, so a label's time grows with the square of
+#: its length: a name of 20,000 letters in a data file written elsewhere held
+#: the first screen for 40 s, and no signal stopped it. No sentence of ours
+#: comes near (the longest, with eight names in it, is under 400).
+MAX_LABEL_CHARS = 1000
+
+
+def bounded(text: str) -> str:
+    """``text`` as a label lays it out: cut to :data:`MAX_LABEL_CHARS`, with an ellipsis.
+
+    >>> len(bounded("x" * 5000)), bounded("Ana") == "Ana"
+    (1000, True)
+    """
+    return text if len(text) <= MAX_LABEL_CHARS else f"{text[: MAX_LABEL_CHARS - 1]}…"
+
 
 def install_line_breaks() -> None:
     """Make every Kivy label that wraps (``text_size`` with a width) break its
@@ -193,7 +209,7 @@ def install_line_breaks() -> None:
 
         def render(self, real: bool = False) -> Any:
             text: str = self.text
-            wrapped = self.phrase_lines(text)
+            wrapped = self.phrase_lines(bounded(text))
             if wrapped == text:
                 return super().render(real)
             self.text = wrapped

@@ -33,10 +33,14 @@ def clipped_name(text: str) -> str:
     >>> clipped_name("Bartholomäus-Maximilian"), clipped_name("渡辺みなみ子さくら")
     ('Bartholomäus', '渡辺みなみ子')
     """
-    kept = text
-    while text_width(kept) > MAX_NAME_COLUMNS:
-        kept = kept[:-1]
-    return kept
+    # Column by column from the start: a stored name may be any length (a
+    # 20,000-letter one cut from its end was 200 million column counts).
+    columns = 0
+    for end, letter in enumerate(text):
+        columns += text_width(letter)
+        if columns > MAX_NAME_COLUMNS:
+            return text[:end]
+    return text
 
 
 Colour = tuple[float, float, float, float]

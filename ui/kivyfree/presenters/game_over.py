@@ -16,6 +16,7 @@ from ui.kivyfree.presenters.common import (
     HIDDEN,
     Colour,
     artifacts_text,
+    clipped_name,
     seat_colour,
     tents_hidden,
 )
@@ -72,7 +73,7 @@ def chart_view(state: State, colours: Sequence[Colour] | None = None) -> ChartVi
         top=int(math.ceil(top / step) * step),
         series=series,
         colours=tuple(seat_colour(i, colours) for i in range(len(state.seats))),
-        labels=tuple(s.name for s in state.seats),
+        labels=tuple(clipped_name(s.name) for s in state.seats),
     )
 
 
@@ -145,7 +146,7 @@ def game_over_view(state: State, colours: Sequence[Colour] | None = None, *,
     order = sorted(range(len(state.seats)), key=lambda i: (places[i], i))
     seats = tuple(
         FinalSeat(
-            name=state.seats[i].name,
+            name=clipped_name(state.seats[i].name),
             colour=seat_colour(i, colours),
             banked=str(state.seats[i].banked),
             artifacts=artifacts_text([a.value for a in state.seats[i].artifacts]),
@@ -169,7 +170,7 @@ def game_over_view(state: State, colours: Sequence[Colour] | None = None, *,
 def _hidden_view(state: State, colours: Sequence[Colour] | None) -> GameOverView:
     seats = tuple(
         FinalSeat(
-            name=s.name,
+            name=clipped_name(s.name),
             colour=seat_colour(i, colours),
             banked=HIDDEN,
             artifacts=artifacts_text([a.value for a in s.artifacts]),  # carried out in view

@@ -14,7 +14,7 @@ from companion.engine import State
 from companion.players import Player
 from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
 from ui.kivyfree.i18n import _, language, ngettext
-from ui.kivyfree.presenters import HIDDEN, ChartView, Colour, rules_label
+from ui.kivyfree.presenters import HIDDEN, ChartView, Colour, clipped_name, rules_label
 from ui.kivyfree.presenters.chips import DEFAULT_COLOUR, colour, page_text, pages
 from ui.kivyfree.words import listed, percent
 
@@ -61,12 +61,12 @@ def history_row(g: Played, *, hidden_tents: bool = False) -> HistoryRow:
     tell the ranking)."""
     s = g.summary
     if hidden_tents and not s.finished:
-        scores = " · ".join(f"{name} {HIDDEN}" for name in g.players)
+        scores = " · ".join(f"{clipped_name(name)} {HIDDEN}" for name in g.players)
     else:
         order = sorted(range(len(s.seats)), key=lambda i: (-s.seats[i].score, i))
-        scores = " · ".join(f"{g.players[i]} {s.seats[i].score}" for i in order)
+        scores = " · ".join(f"{clipped_name(g.players[i])} {s.seats[i].score}" for i in order)
     if s.finished:
-        won = [g.players[i] for i in s.winners]
+        won = [clipped_name(g.players[i]) for i in s.winners]
         result = (_("Winner: {names}") if len(won) == 1 else _("Winners: {names}")).format(
             names=listed(won)
         )
@@ -120,19 +120,21 @@ def stats_row(p: PlayerStats, player_colour: Colour) -> StatsRow:
         _("gems a round: {gems}").format(gems=number(p.banked_per_round)),
         ngettext("{n} artifact", "{n} artifacts", p.artifacts).format(n=p.artifacts),
     ))  # fmt: skip
-    return StatsRow(p.player, player_colour, figures, rounds, against(p.head_to_head))
+    return StatsRow(clipped_name(p.player), player_colour, figures, rounds, against(p.head_to_head))
 
 
 def group_row(g: GroupStats) -> StatsRow:
     """A group: who, how often they played together, and each one's wins and mean score."""
     figures = " · ".join((
         ngettext("{n} game together", "{n} games together", g.games).format(n=g.games),
-        _("wins: {players}").format(players=listed([f"{m.player} {m.wins}" for m in g.members])),
+        _("wins: {players}").format(
+            players=listed([f"{clipped_name(m.player)} {m.wins}" for m in g.members])),
     ))  # fmt: skip
     means = _("mean score: {players}").format(
-        players=listed([f"{m.player} {number(m.mean_score)}" for m in g.members])
+        players=listed([f"{clipped_name(m.player)} {number(m.mean_score)}" for m in g.members])
     )
-    return StatsRow(listed(g.players), (1, 0.86, 0.35, 1), figures, means, "")
+    names = listed([clipped_name(n) for n in g.players])
+    return StatsRow(names, (1, 0.86, 0.35, 1), figures, means, "")
 
 
 def against(h2h: Sequence[HeadToHead], most: int = 3) -> str:
@@ -168,7 +170,7 @@ def score_chart(
         top=int(math.ceil(top / step) * step),
         series=tuple(series),
         colours=tuple(colours),
-        labels=tuple(players),
+        labels=tuple(clipped_name(n) for n in players),
     )
 
 

@@ -12,7 +12,7 @@ from companion.ports import EventStore
 from companion.review import fit_model, review, stored_games
 from companion.session import Session
 from ui.kivyfree.i18n import _
-from ui.kivyfree.presenters.common import Colour, seat_colour
+from ui.kivyfree.presenters.common import Colour, clipped_name, seat_colour
 from ui.kivyfree.presenters.seats import bot_name
 from ui.kivyfree.words import (
     decision_line,
@@ -67,7 +67,7 @@ def review_view(
     result = review(session, model, info)
     rows = tuple(
         ReviewRow(
-            name=bot_name(s.name) if s.seat in bots else s.name,
+            name=bot_name(s.name) if s.seat in bots else clipped_name(s.name),
             colour=seat_colour(s.seat, colours),
             total=str(s.total),
             choices=signed(s.choices),
@@ -75,7 +75,7 @@ def review_view(
             swings=tuple(decision_line(d) for d in s.swings)
             or (_("No torch or camp to choose in this game."),),
             swings_title=_("{name}: the largest swings").format(
-                name=bot_name(s.name) if s.seat in bots else s.name
+                name=bot_name(s.name) if s.seat in bots else clipped_name(s.name)
             ),
         )
         for s in result.seats

@@ -14,6 +14,7 @@ from ui.kivyfree.presenters.common import (
     HIDDEN,
     Colour,
     artifacts_text,
+    clipped_name,
     seat_colour,
     take_out_line,
     tents_hidden,
@@ -80,7 +81,7 @@ def round_end_view(state: State, *, hidden_tents: bool = False,
         fresh = values[len(values) - new.get(i, 0):] if new.get(i) else []
         seats.append(
             RoundEndSeat(
-                name=s.name,
+                name=clipped_name(s.name),
                 colour=seat_colour(i, colours),
                 result=result,
                 banked=HIDDEN if hide else str(s.banked),

@@ -12,6 +12,7 @@ from companion.cards import CATALOGUE
 from companion.engine import Bust, State
 from companion.events import Draw, Move, Start
 from ui.kivyfree.i18n import _
+from ui.kivyfree.presenters.common import clipped_name
 from ui.kivyfree.words import (
     card_name,
     last_event,
@@ -75,7 +76,7 @@ def _log_rounds(moves: Sequence[Move], states: Sequence[State]) -> list[tuple[st
             lines.append(said)
         if isinstance(state.last, Bust) and state.last.losses:
             lines.append(_("Busted: {seats}").format(seats=listed([
-                _("{name} (lost {n})").format(name=state.seats[seat].name, n=lost)
+                _("{name} (lost {n})").format(name=clipped_name(state.seats[seat].name), n=lost)
                 for seat, lost in state.last.losses
             ])))
     return rounds

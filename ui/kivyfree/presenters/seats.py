@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from companion.cards import EDITIONS
 from companion.events import STRATEGIES
 from ui.kivyfree.i18n import _, ngettext
+from ui.kivyfree.presenters.common import clipped_name
 from ui.kivyfree.words import strategy_name
 
 #: Before a bot seat's name wherever the table sees it: the device plays that seat.
@@ -22,7 +23,7 @@ SEAT_KINDS: tuple[str, ...] = ("person", *STRATEGIES)
 
 def bot_name(name: str) -> str:
     """A bot seat's name as the screens show it."""
-    return f"{BOT_MARK} {name}"
+    return f"{BOT_MARK} {clipped_name(name)}"
 
 
 def seat_kind_label(kind: str) -> str:

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from companion.engine import MAX_SEATS, MIN_SEATS, State
 from companion.rules import RULE_SETS
 from ui.kivyfree.i18n import _, text_width
-from ui.kivyfree.presenters.common import MAX_NAME_COLUMNS
+from ui.kivyfree.presenters.common import MAX_NAME_COLUMNS, clipped_name
 from ui.kivyfree.words import listed
 
 RULE_CHOICES: tuple[str, ...] = tuple(RULE_SETS)
@@ -37,5 +37,5 @@ def setup_problem(names_given: Sequence[str], kinds: Sequence[str] = ()) -> str:
 def resume_text(state: State) -> str:
     """A stored unfinished game as the setup screen offers it."""
     return _("Resume: round {round}, {names}").format(
-        round=state.round, names=listed([s.name for s in state.seats])
+        round=state.round, names=listed([clipped_name(s.name) for s in state.seats])
     )

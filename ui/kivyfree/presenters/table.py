@@ -26,6 +26,7 @@ from ui.kivyfree.presenters.common import (
     HIDDEN,
     Colour,
     artifacts_text,
+    clipped_name,
     pieces_text,
     rules_label,
     seat_colour,
@@ -163,7 +164,7 @@ def prompt(
                 round=state.round, next=state.round + 1
             )
         # The start seat passes to the left: said as in round 1, by name.
-        starts = state.seats[state.start_seat_of(state.round + 1)].name
+        starts = clipped_name(state.seats[state.start_seat_of(state.round + 1)].name)
         return _("Round {round} is over. {name} turns the first card of round {next}.").format(
             round=state.round, name=starts, next=state.round + 1
         )
@@ -182,7 +183,8 @@ def prompt(
         who = names(state, sorted(waiting))
         return _("Torch or camp? Waiting for {names}.").format(names=who) if who else ""
     if not state.path:
-        return _("{name} turns the first card.").format(name=state.seats[state.start_seat].name)
+        return _("{name} turns the first card.").format(
+            name=clipped_name(state.seats[state.start_seat].name))
     return _("Turn the next card.")
 
 
@@ -233,7 +235,7 @@ def table_view(
                 note = _("second!")
             hazards_seen.add(c.hazard)
         if c.is_artifact and p.taken_by is not None:
-            note = _("{name} took it").format(name=state.seats[p.taken_by].name)
+            note = _("{name} took it").format(name=clipped_name(state.seats[p.taken_by].name))
         elif p.card in worth:
             # What the decision depends on: this artifact to a seat leaving alone now.
             note = _("worth {value}").format(value=worth[p.card])
@@ -262,7 +264,7 @@ def table_view(
         seats.append(
             SeatView(
                 index=i,
-                name=bot_name(s.name) if i in bots else s.name,
+                name=bot_name(s.name) if i in bots else clipped_name(s.name),
                 colour=seat_colour(i, colours),
                 status=status_name(s.status),
                 status_key=s.status.value,
