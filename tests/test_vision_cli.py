@@ -85,6 +85,34 @@ def test_scan_through_the_real_command(tmp_path: Path) -> None:
     assert done.stderr == ""  # nothing at exit either (no binding's leak report)
 
 
+def test_a_picture_too_large_to_decode_is_refused_before_it_is(tmp_path: Path) -> None:
+    """A 50-megapixel limit (a 16000 x 16000 PNG of 250 KB took 1.5 GB)."""
+    from vision import MAX_IMAGE_PIXELS
+
+    side = int(MAX_IMAGE_PIXELS**0.5) + 1
+    big = tmp_path / "big.png"
+    _ok, png = cv2.imencode(".png", np.zeros((side, side), np.uint8))
+    big.write_bytes(png.tobytes())
+    done = subprocess.run([sys.executable, "-m", "incan_companion", "scan", str(big)],
+                          capture_output=True, text=True, check=False)
+    assert (done.returncode, done.stdout) == (2, "")
+    assert done.stderr == f"incan-companion: {big}: more than 50 megapixels\n"
+
+
+def test_scan_json_stays_utf8_for_a_file_name_that_is_not(tmp_path: Path) -> None:
+    """A name's stray byte (Latin-1 é) went out raw inside the JSON line."""
+    import os
+
+    a = tmp_path / os.fsdecode(b"caf\xe9.png")
+    a.write_bytes(cv2.imencode(".png", render.render(Scene(card="ROCKS1")))[1].tobytes())
+    done = subprocess.run([sys.executable, "-m", "incan_companion", "scan", "--json", str(a)],
+                          capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout.decode("utf-8"))  # strict: no stray byte
+    assert (said["file"], said["card"]) == (str(a), "ROCKS1")
+    assert b"caf\\udce9.png" in done.stdout
+
+
 def test_a_named_pipe_is_refused_not_waited_on(tmp_path: Path) -> None:
     """`scan` read from it and `stickers --out` wrote to it, each waiting for ever
     for the other end; a time-out here fails the test instead of the suite."""

@@ -40,3 +40,18 @@ class SourceKind(enum.StrEnum):
 
 #: The camera sources a config file may name (``[camera] source``).
 CAMERA_SOURCES = tuple(k.value for k in SourceKind if k is not SourceKind.FILE)
+
+
+#: The largest picture an image file may hold: a 48-megapixel phone photo fits;
+#: a 31 KB PNG of 16000 x 16000 pixels took 1.5 GB to decode, more than a Pi
+#: has to spare.
+MAX_IMAGE_PIXELS = 50_000_000
+
+
+def limit_image_size() -> None:
+    """Have OpenCV refuse to decode a picture of more than :data:`MAX_IMAGE_PIXELS`
+    (its own check, whose limit it reads from the environment once, as it loads:
+    so before anything imports ``cv2``; after, this changes nothing)."""
+    import os
+
+    os.environ["OPENCV_IO_MAX_IMAGE_PIXELS"] = str(MAX_IMAGE_PIXELS)

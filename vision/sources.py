@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from vision import SourceKind
+from vision import MAX_IMAGE_PIXELS, SourceKind
 from vision.roi import Detail, Spot, zoom_for
 
 log = logging.getLogger(__name__)
@@ -562,6 +562,10 @@ class FileSource(FrameSource):
         return image
 
 
+#: The largest image file read whole (a 48-megapixel PNG is about 100 MB).
+MAX_IMAGE_BYTES = 200 * 1024 * 1024
+
+
 def load_image(path: str | Path) -> npt.NDArray[np.uint8]:
     """An image file as a BGR array; OSError with a reason when it cannot be read."""
     import stat
@@ -574,15 +578,23 @@ def load_image(path: str | Path) -> npt.NDArray[np.uint8]:
         # there held `scan` for ever.
         fd = os.open(p, os.O_RDONLY | os.O_NONBLOCK)
         try:
-            if not stat.S_ISREG(os.fstat(fd).st_mode):
+            status = os.fstat(fd)
+            if not stat.S_ISREG(status.st_mode):
                 raise OSError("not a file")
+            if status.st_size > MAX_IMAGE_BYTES:
+                raise OSError(f"larger than {MAX_IMAGE_BYTES // 2**20} MB")
             with open(fd, "rb", closefd=False) as f:
                 data = np.frombuffer(f.read(), np.uint8)
         finally:
             os.close(fd)
     except (OSError, ValueError) as e:
         raise OSError(f"{p}: {getattr(e, 'strerror', None) or e}") from None
-    image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    try:
+        image = cv2.imdecode(data, cv2.IMREAD_COLOR) if data.size else None
+    except cv2.error as e:
+        if "MAX_IMAGE_PIXELS" in str(e):
+            raise OSError(f"{p}: more than {MAX_IMAGE_PIXELS // 1_000_000} megapixels") from None
+        raise OSError(f"{p}: not an image OpenCV can read") from None
     if image is None:
         raise OSError(f"{p}: not an image OpenCV can read")
     return np.asarray(image, np.uint8)

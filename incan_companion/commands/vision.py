@@ -51,6 +51,9 @@ def _size_mm(text: str) -> float:
 def cmd_scan(args: argparse.Namespace) -> int:
     """Decode every image; bad or missing files are bad input (exit 2, nothing printed)."""
     from incan_companion.errors import BadInput
+    from vision import limit_image_size
+
+    limit_image_size()  # before OpenCV loads
     from vision.decode import Decoder
     from vision.sources import load_image
 
@@ -65,12 +68,25 @@ def cmd_scan(args: argparse.Namespace) -> int:
         reads = decoder.decode(image)
         card = reads.cards[0] if reads.cards else None
         if args.json:
-            print(json.dumps({"file": name, "card": card, "ms": round(reads.ms, 3),
-                              "cards": list(reads.cards), "foreign": list(reads.foreign)},
-                             ensure_ascii=False), flush=True)
+            said = {"file": name, "card": card, "ms": round(reads.ms, 3),
+                    "cards": list(reads.cards), "foreign": list(reads.foreign)}
+            line = json.dumps(said, ensure_ascii=False)
+            if not line.isprintable() and _not_utf8(line):
+                # A file name's stray bytes would go out raw, and the line would
+                # not be UTF-8 JSON: escaped as \udcxx instead, which JSON allows.
+                line = json.dumps(said)
+            print(line, flush=True)
         else:
             print(_describe(name, reads.cards, reads.foreign, reads.ms), flush=True)
     return 0
+
+
+def _not_utf8(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
 
 
 def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: float) -> str:
