@@ -21,7 +21,14 @@ from pathlib import Path
 from companion.notices import DataFileSetAside
 from companion.ports import WallClock
 from storage import chain, files, lock, schema
-from storage.errors import DamagedFile, NoAccess, NotOurFile, StoreError, sqlite_problem
+from storage.errors import (
+    DamagedFile,
+    NoAccess,
+    NotOurFile,
+    StorageFailed,
+    StoreError,
+    sqlite_problem,
+)  # fmt: skip
 from storage.history import HistoryTables
 from storage.players import PlayerTables
 from storage.settings import SettingsTables
@@ -72,14 +79,16 @@ class Store(HistoryTables, PlayerTables, SettingsTables):
             files.check_writable(self.path)
             return self._connect(str(self.path), fresh=fresh)
         uri = f"{self.path.resolve().as_uri()}?mode=ro"
+        # Looked at before SQLite's own try, which may leave an empty one.
+        wal = _size(Path(f"{self.path}-wal"))
         try:
             return self._connect(uri, fresh=False)
-        except NoAccess:
+        except (NoAccess, StorageFailed):
             # A file in WAL mode in a folder we may not write (a read-only
-            # copy, a backup): SQLite cannot make the -shm beside it. With no
-            # -wal file there is nothing but the file to read, and nobody can
-            # be writing it: read it as immutable.
-            if Path(f"{self.path}-wal").exists():
+            # copy, a backup) or on a full disk: SQLite cannot make the -shm
+            # beside it. With no -wal (or an empty one) there is nothing but the
+            # file to read, and nobody can be writing it: read it as immutable.
+            if wal:
                 raise
             return self._connect(f"{uri}&immutable=1", fresh=False)
 
@@ -178,3 +187,11 @@ def open_or_set_aside(
         return Store(path, clock=clock), DataFileSetAside(str(problem), aside.name)
     finally:
         lock.unlock(hold)
+
+
+def _size(path: Path) -> int:
+    """The size of the file at ``path``; 0 when there is none."""
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0

@@ -11,6 +11,7 @@ when the tests run as root.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import re
@@ -367,6 +368,29 @@ def test_a_read_only_folder_is_said_in_one_line_and_nothing_moves(tmp_path: Path
         assert str(folder) in done.stdout and "ermission denied" in done.stdout
     assert read.stdout.strip() == "6", read.stderr  # a read-only copy still replays
     assert sha(data) == before and sorted(p.name for p in folder.iterdir()) == listing
+
+
+def test_a_full_disk_still_lets_the_reading_commands_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """SQLite cannot make the -shm it reads a WAL file with on a full disk (was exit 1
+    for replay, export, stats and review); with no -wal to read, the file is all
+    there is. A -wal with frames in it still fails: its events are not read past."""
+    data = tmp_path / "games.sqlite"
+    stored_game(data)
+    real_connect, full = sqlite3.connect, real_sqlite_error("full")
+
+    def full_disk(target: str, *args: Any, **kw: Any) -> sqlite3.Connection:
+        if "immutable=1" not in str(target):
+            raise full  # as SQLite says it, making the -shm on a disk with no room
+        return real_connect(target, *args, **kw)
+
+    monkeypatch.setattr(sqlite3, "connect", full_disk)
+    assert cli.main(["replay", str(data), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out.splitlines()[-1])["round"] == 1
+    Path(f"{data}-wal").write_bytes(b"\x37\x7f\x06\x82" + bytes(28))  # a WAL's header
+    assert cli.main(["replay", str(data), "--json"]) == 1
+    assert "the disk is full" in capsys.readouterr().err
 
 
 def test_permission_errors_are_never_set_aside_even_for_root(
