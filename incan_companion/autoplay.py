@@ -50,6 +50,8 @@ class OneLineFailures(logging.Filter):
     machine, not a bug, and the demo would print it at every retry."""
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and any(isinstance(a, Failed) for a in record.args):
+            return False  # the table's notice of a failure just logged whole, as its repr
         error = record.exc_info[1] if record.exc_info else None
         if isinstance(error, (OSError, StoredDataError)):
             record.msg = f"{record.getMessage()}: {' '.join(str(error).split())}"

@@ -29,6 +29,7 @@ import pytest
 from helpers import load_bench, paced, run, sqlite_connections
 
 from companion.events import BadEvent, Draw, Reveal, Start, from_line, to_line
+from companion.notices import Failed, Step
 from companion.session import LogError
 from incan_companion import cli, config
 from incan_companion.commands import game as game_cmd
@@ -829,6 +830,10 @@ def test_only_the_disks_failures_lose_their_traceback() -> None:
     bug = record(KeyError("bug"))
     assert OneLineFailures().filter(bug)
     assert bug.exc_info is not None
+    # The table's notice of the same failure, logged as its repr: not a line more.
+    notice = logging.LogRecord("companion.table", logging.WARNING, __file__, 1, "%s",
+                               (Failed(Step.SAVE, "g.sqlite: the disk is full"),), None)
+    assert not OneLineFailures().filter(notice)
 
 
 DEMO_ON_A_FILLING_DISK = """
@@ -854,7 +859,7 @@ def test_the_demo_ends_with_exit_1_and_a_few_lines_when_the_disk_fills(tmp_path:
                text=True, cwd=ROOT, env=env, seconds=180)
     assert done.returncode == 1, done.stderr[-3000:]
     assert "Traceback" not in done.stderr
-    assert len(done.stderr) < 5000
+    assert len(done.stderr) < 5000 and "Failed(" not in done.stderr
     last = [ln for ln in done.stderr.splitlines() if ln.startswith("demo: ")][-1]
     assert "stopped after" in last and "the data file cannot be written" in last
 
