@@ -21,8 +21,10 @@ by game, with its players linked by the names played.
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import sqlite3
+import stat
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
@@ -66,10 +68,15 @@ def recover(damaged: Path, out: Path) -> Recovered:
     not exist). ``damaged`` is only read."""
     if out.exists() or out.is_symlink():
         raise NoAccess(f"{out} exists already: name a new file for what is saved")
-    if not damaged.is_file():
+    try:
+        found = os.stat(damaged)  # not is_file(), which says no for a loop of links too
+    except FileNotFoundError:
+        raise NoAccess(f"{damaged}: no such data file") from None
+    except OSError as e:
+        raise NoAccess(f"{damaged}: {e.strerror or e}") from None
+    if not stat.S_ISREG(found.st_mode):
         # A folder or a named pipe there is no data file either, but is there.
-        raise NoAccess(f"{damaged}: not a file" if damaged.exists() else
-                       f"{damaged}: no such data file")
+        raise NoAccess(f"{damaged}: not a file")
     steps: list[str] = []
     with tempfile.TemporaryDirectory(prefix="incan-recover-") as tmp:
         copy = Path(tmp) / "copy.sqlite"

@@ -101,6 +101,10 @@ def test_it_refuses_to_overwrite_and_reads_nothing_that_is_not_there(
     folder.mkdir()
     code, _out, err = run(capsys, "recover", str(folder))
     assert code == 2 and err.strip().endswith(f"{folder}: not a file")
+    loop = tmp_path / "loop.sqlite"  # a link to itself: said so too, not "no such"
+    loop.symlink_to(loop)
+    code, _out, err = run(capsys, "recover", str(loop))
+    assert code == 2 and err.strip().endswith(f"{loop}: Too many levels of symbolic links")
 
 
 def test_a_game_altered_in_the_middle_is_saved_up_to_the_change(
