@@ -264,10 +264,12 @@ def _web(r: _Reader) -> WebConfig:
     return WebConfig(tuple(addresses), port)
 
 
-def load(path: Path | None = None) -> Config:
+def load(path: Path | None = None, *, named: bool = False) -> Config:
     """The configuration at ``path`` (default: $INCAN_CONFIG or the XDG config file).
 
-    A missing file gives the defaults; an unreadable or bad one raises ConfigError.
+    A missing file gives the defaults, unless ``named`` (the user typed its name:
+    a typo must not quietly play with the defaults); an unreadable or bad one
+    raises ConfigError.
     """
     path = path if path is not None else default_config_path()
     try:
@@ -275,6 +277,8 @@ def load(path: Path | None = None) -> Config:
         # otherwise hold the start for ever, waiting for a writer.
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     except FileNotFoundError:
+        if named:
+            raise ConfigError(f"{path}: no such config file") from None
         return Config()
     except (OSError, ValueError) as e:
         raise ConfigError(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}") from None

@@ -106,6 +106,8 @@ TOO_LONG = f"{tempfile.gettempdir()}/{'a' * 300}"
         (["recover", f"{TOO_LONG}.sqlite"], "File name too long"),
         (["recover", str(EXAMPLE), "--out", f"{TOO_LONG}.sqlite"], "File name too long"),
         (["stickers", "--out", f"{EXAMPLE}/stickers.pdf"], "stickers.pdf: Not a directory"),
+        (["run", "--config", "/nonexistent/confg.toml", "--quit-after", "0.1"],
+         "incan-companion: /nonexistent/confg.toml: no such config file"),
         # refused before a session is played, not after it (was exit 1, or a JPEG of PNG bytes)
         (["run", "--screenshot", f"{tempfile.gettempdir()}/screen.jpg"], "name it .png"),
         (["demo", "--autoplay", "--screenshot", "/nonexistent/screen.png"],

@@ -289,7 +289,8 @@ def test_the_app_exits_1_on_a_full_disk_so_the_service_tries_again(
     # No Kivy in this process: it would take stderr over.
     monkeypatch.setitem(sys.modules, "ui.app", SimpleNamespace(CompanionApp=None, post=None))
     # A data file of its own: the user's default one may be open (their app, another run).
-    code, _out, err = main(capsys, "run", "--config", str(tmp_path / "none.toml"),
+    (tmp_path / "empty.toml").write_text("", encoding="utf-8")  # the defaults
+    code, _out, err = main(capsys, "run", "--config", str(tmp_path / "empty.toml"),
                            "--data", str(tmp_path / "games.sqlite"))
     assert code == 1
     assert one_line(err) == (f"incan-companion: error: {tmp_path}/games.sqlite: cannot open: "

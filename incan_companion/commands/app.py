@@ -143,7 +143,8 @@ def cmd_run(args: argparse.Namespace) -> int:
     shot = screenshot_path(args.screenshot)
 
     try:
-        config = load(Path(args.config).expanduser() if args.config else None)
+        config = load(Path(args.config).expanduser() if args.config else None,
+                      named=bool(args.config))
     except ConfigError as e:
         raise BadInput(str(e)) from None
     web = web_option(args.web, config.web.addresses) if args.web else None
