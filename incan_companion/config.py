@@ -217,6 +217,9 @@ def parse(text: str, where: str = "config") -> Config:
         # points one run elsewhere without editing the device's config.
         if not isinstance(data, str) or not data.strip() or "\x00" in data:
             raise r.fail("[data] file", "must be a file path")
+        if data.endswith(("/", "/.", "/..")) or data in (".", "..", "~"):
+            # A path names a folder there: the data file would be made beside it.
+            raise r.fail("[data] file", "must be a file path, not a folder")
         if not os.environ.get(DATA_ENV):
             config = replace(config, data_file=Path(data).expanduser())
     return config

@@ -66,6 +66,9 @@ BAD: list[tuple[str, str, str]] = [
     ("[pins]\nseat2 = [4, 27, 22]", "[pins] seat2", "GPIO 4 (torch) is already used by seat1 led"),
     ('[data]\nfile = ""', "[data] file", "must be a file path"),
     ("[data]\nfile = 5", "[data] file", "must be a file path"),
+    # a folder: the data file was made beside it, as /var/lib/incan/nd
+    ('[data]\nfile = "/var/lib/incan/nd/"', "[data] file", "not a folder"),
+    ('[data]\nfile = "~"', "[data] file", "not a folder"),
     ('[data]\npath = "/tmp/x"', "[data] path", "unknown key"),
 ]
 
