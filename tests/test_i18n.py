@@ -1015,3 +1015,12 @@ def test_random_games_say_every_count_in_its_number(code: str) -> None:
                     found.add(line)
     assert lines > 20000
     assert sorted(found) == []
+
+
+def test_english_is_the_source_and_its_catalogue_translates_nothing() -> None:
+    """So English is worded without reading its catalogue (i18n.translations)."""
+    english = catalogue("en")
+    changed = [m.id for m in english if m.id and m.string and m.string != m.id]
+    assert len(english) > 300 and changed == []
+    assert type(i18n.translations("en")) is gettext.NullTranslations
+    assert type(i18n.translations("pl")) is gettext.GNUTranslations

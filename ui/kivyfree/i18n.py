@@ -190,6 +190,10 @@ def translations(
     """The compiled catalogue of ``code``; no translation (English) when its
     ``.mo`` is missing, unreadable or older than its ``.po``, with a warning
     (once) naming the script that compiles it."""
+    if code == SOURCE_LANGUAGE:
+        # The source's own words: its catalogue translates nothing (a test
+        # keeps it so), and reading it was a tenth of `replay`'s own time.
+        return _gettext.NullTranslations()
     po = os.path.join(locale_dir, code, "LC_MESSAGES", f"{DOMAIN}.po")
     mo = os.path.join(locale_dir, code, "LC_MESSAGES", f"{DOMAIN}.mo")
     try:
