@@ -36,8 +36,10 @@ def _pinned(name: str) -> str:
 
 
 def _pi_like_venv(tmp: Path) -> Path:
-    """A --system-site-packages venv that also sees a numpy 1.24.2, as on a Pi."""
-    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(tmp / "venv")
+    """A --system-site-packages venv that also sees a numpy 1.24.2, as on a Pi.
+    Without a pip of its own (ensurepip was 7 s of the suite): this venv's pip
+    resolves for it (``pip --python``), seeing what that venv sees."""
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(tmp / "venv")
     python = tmp / "venv" / "bin" / "python"
     debian = tmp / "dist-packages"
     info = debian / f"numpy-{DEBIAN_NUMPY}.dist-info"  # what Pi OS's python3-numpy installs
@@ -54,8 +56,9 @@ def _pi_like_venv(tmp: Path) -> Path:
 def _resolve(python: Path, tmp: Path, *constraint: str) -> tuple[dict[str, str], str]:
     report = tmp / "report.json"
     done = run(
-        [str(python), "-m", "pip", "install", "--dry-run", "--report", str(report), "-v",
-         "--disable-pip-version-check", *constraint, "-e", str(ROOT)],
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--dry-run",
+         "--report", str(report), "-v", "--disable-pip-version-check", *constraint,
+         "-e", str(ROOT)],
         text=True, seconds=300,
     )  # fmt: skip
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
@@ -98,8 +101,9 @@ def test_the_service_keeps_the_numpy_picamera2_was_built_against(tmp_path: Path)
     numpy_lock.write_text(block + "\n", encoding="utf-8")
     report = tmp_path / "report.json"
     done = run(
-        [str(python), "-m", "pip", "install", "--dry-run", "--report", str(report),
-         "--disable-pip-version-check", "--no-index", "--find-links", str(tmp_path / "none"),
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--dry-run",
+         "--report", str(report), "--disable-pip-version-check", "--no-index",
+         "--find-links", str(tmp_path / "none"),
          "--require-hashes", "--only-binary", ":all:", "-r", str(numpy_lock)],
         text=True, seconds=120,
     )  # fmt: skip
