@@ -151,15 +151,26 @@ def cmd_run(args: argparse.Namespace) -> int:
     from concurrent.futures import ThreadPoolExecutor
 
     from companion.ports import StoredDataError
-    from storage import StorageFailed, open_or_set_aside
+    from storage import StorageFailed, lock, open_or_set_aside
 
     data = data_file_path(args.data) if args.data else None
+    target = data if data is not None else config.data_file
+    try:
+        # The writer's lock first, here: a file in use by another app, or one
+        # this user may not write, is refused in one line before Kivy loads
+        # (which printed 21 lines and opened a window first).
+        early = lock.prepare(target)
+    except StorageFailed:
+        raise  # a full or failing disk: exit 1
+    except StoredDataError as e:
+        raise BadInput(str(e)) from None
     # The data file is opened, locked and checked whole (integrity_check: a
     # tenth of a second for thousands of games) on a thread of its own while
     # Kivy starts on this one; nothing else touches it until it is handed over.
     opener = ThreadPoolExecutor(max_workers=1, thread_name_prefix="open-data-file")
-    opening = opener.submit(open_or_set_aside, data if data is not None else config.data_file)
+    opening = opener.submit(open_or_set_aside, target)
     opener.shutdown(wait=False)
+    opening.add_done_callback(lambda _done: lock.unlock(early))  # the store holds its own
     from incan_companion.heap import collect_less_until_drawn
 
     collect_normally = collect_less_until_drawn()  # until the first frame
