@@ -125,6 +125,19 @@ def test_bad_input_exits_2_with_one_line(args: list[str], message: str) -> None:
     assert "Traceback" not in done.stderr
 
 
+def test_run_with_a_game_log_for_its_data_file_leaves_the_log_be(tmp_path: Path) -> None:
+    """Named by hand, a file that is not SQLite is a mistake, not a data file gone
+    bad: it was renamed aside and a new data file made under its name."""
+    log = tmp_path / "game.jsonl"
+    log.write_bytes(EXAMPLE.read_bytes())
+    done = run("run", "--data", str(log), "--quit-after", "0.1")
+    assert done.returncode == 2
+    assert done.stderr == (f"incan-companion: {log} is not an incan-companion data file (not "
+                           f"SQLite); a game log is read with: incan-companion replay {log}\n")
+    assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]
+    assert log.read_bytes() == EXAMPLE.read_bytes()
+
+
 def test_binary_garbage_log_exits_2(tmp_path: Path) -> None:
     log = tmp_path / "garbage.jsonl"
     log.write_bytes(bytes(range(256)) * 4)

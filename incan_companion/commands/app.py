@@ -160,6 +160,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         # this user may not write, is refused in one line before Kivy loads
         # (which printed 21 lines and opened a window first).
         early = lock.prepare(target)
+        if data is not None:
+            _not_a_log(data)
     except StorageFailed:
         raise  # a full or failing disk: exit 1
     except StoredDataError as e:
@@ -326,6 +328,21 @@ def data_file_path(given: str) -> Path:
     if not path.name or path.is_dir():
         raise BadInput(f"{given}: a folder, not a data file")
     return path
+
+
+def _not_a_log(data: Path) -> None:
+    """BadInput for a ``--data`` file that is not SQLite at all: a file named by
+    hand that way is a mistake (a game log, most often), not a data file gone
+    bad, and is never set aside for one. A damaged data file still is."""
+    from storage.errors import DamagedFile, NotOurFile
+    from storage.files import sniff
+
+    try:
+        sniff(data)
+    except DamagedFile:
+        pass
+    except NotOurFile as e:
+        raise BadInput(f"{e}; a game log is read with: incan-companion replay {data}") from None
 
 
 def screenshot_path(given: str | None) -> Path | None:
