@@ -161,7 +161,11 @@ def cmd_run(args: argparse.Namespace) -> int:
         # (which printed 21 lines and opened a window first).
         early = lock.prepare(target)
         if data is not None:
-            _not_a_log(data)
+            try:
+                _not_a_log(data)
+            except BadInput:
+                lock.unlock(early)
+                raise
     except StorageFailed:
         raise  # a full or failing disk: exit 1
     except StoredDataError as e:
