@@ -28,7 +28,7 @@ from storage.errors import (
     StorageFailed,
     StoreError,
     sqlite_problem,
-)  # fmt: skip
+)
 from storage.history import HistoryTables
 from storage.players import PlayerTables
 from storage.settings import SettingsTables
