@@ -60,6 +60,7 @@ class Store(HistoryTables, PlayerTables, SettingsTables):
     ) -> None:
         self.path = Path(path)
         self.readonly = readonly
+        self._proven = {}
         self._clock = clock
         self._version = schema.SCHEMA_VERSION
         self._lock: lock.Held | None = None

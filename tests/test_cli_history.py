@@ -13,7 +13,7 @@ import pytest
 from test_history_store import stored
 from test_stats import GAME_1, GAME_2
 
-from companion.events import Start, from_json
+from companion.events import Draw, Start, from_json
 from companion.session import Session
 from incan_companion import cli
 from storage import Store
@@ -195,3 +195,20 @@ def test_stats_leaves_out_a_game_altered_in_place_as_replay_does(
     assert [r.getMessage().partition(": ")[2] for r in caplog.records] == [
         "game 1: event 2 is not the one stored (altered or moved): the game is left out"
     ]
+
+
+def test_a_store_checks_a_games_chain_again_once_its_count_of_events_changes(
+    data: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    """Checked once per count of events (the statistics screen opens again and
+    again); a game that changed is checked again."""
+    with Store(data) as store:
+        assert [g.game for g in store.history()] == [3, 2, 1]
+        assert store._proven == {3: 2, 2: 14, 1: 23}  # each game and its count of events
+        with sqlite3.connect(data) as db:  # game 3's first card altered, then one more
+            db.execute("UPDATE events SET line = replace(line, 'T9', 'T8') "
+                       "WHERE game = 3 AND seq = 1")  # fmt: skip
+        db.close()
+        store.append(3, Draw("T1"))
+        assert [g.game for g in store.history()] == [2, 1]
+    assert "game 3: event 1 is not the one stored" in caplog.text
