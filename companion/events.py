@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from companion.cards import DEFAULT_EDITION, EDITIONS, UnknownCard, card
 from companion.rules import DEFAULT_RULES, RULE_SETS
+from companion.text import is_utf8
 
 TYPE_CHECKING = False  # mypy reads it as true; importing typing costs 3 ms
 
@@ -128,7 +129,7 @@ def from_json(obj: Any) -> Event:
         if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
             raise BadEvent("start needs 'seats', a list of names")
         for i, name in enumerate(seats):
-            if not _is_text(name):
+            if not is_utf8(name):
                 raise BadEvent(f"seat {i}'s name is not Unicode text (a lone surrogate)")
         rules = obj.get("rules", DEFAULT_RULES)
         if rules not in RULE_SETS:
@@ -180,15 +181,6 @@ def _bots(value: Any) -> tuple[tuple[int, str], ...]:
             )
         bots.append((seat, name))
     return tuple(bots)
-
-
-def _is_text(name: str) -> bool:
-    """Whether ``name`` can be written as UTF-8 (JSON's ``"\\ud800"`` cannot)."""
-    try:
-        name.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
 
 
 def from_line(line: str) -> Event:

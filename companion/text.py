@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-__all__ = ["cut", "one_line", "printable"]
+__all__ = ["cut", "is_utf8", "one_line", "printable"]
 
 #: A message of ours is at most this long (SQLite's own can run to pages).
 LINE_CHARS = 300
@@ -67,3 +67,17 @@ def one_line(text: str, limit: int = LINE_CHARS) -> str:
     """``text`` on one line (any run of white space, line breaks included, is one
     space), at most ``limit`` characters."""
     return cut(" ".join(text.split()), limit)
+
+
+def is_utf8(text: str) -> bool:
+    """Whether ``text`` can be written as UTF-8: not when it holds a lone
+    surrogate, as JSON's ``"\\ud800"`` or a file name's stray byte gives.
+
+    >>> is_utf8("Zoë"), is_utf8("caf\\udce9")
+    (True, False)
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

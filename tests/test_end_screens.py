@@ -364,13 +364,11 @@ def render(work: Path) -> dict[str, Any]:
 
     register_fonts()
 
-    from kivy.base import EventLoop
-    from kivy.clock import Clock
     from kivy.core.window import Window
-    from kivy.lang import Builder
     from kivy.metrics import dp, sp
     from kivy.uix.button import Button
     from kivy.uix.label import Label
+    from test_screens import _frames as run_frames
     from test_screens import _overflow
     from ui_helpers import find_button, widgets_left_for_the_collector
     from ui_helpers import tap as finger
@@ -387,17 +385,9 @@ def render(work: Path) -> dict[str, Any]:
     app._run_prepare()
 
     def frames(n: int = 4, *, draw: bool = False) -> None:
-        # As the event loop runs a frame, drawn only for a screenshot: the checks
-        # read the layout and the labels' textures (drawing was half the time).
-        for i in range(n):
-            if draw and i == n - 1:
-                EventLoop.idle()
-                continue
-            Clock.tick()
-            EventLoop.dispatch_input()
-            Builder.sync()
-            Clock.tick_draw()
-            Builder.sync()
+        # Drawn only for a screenshot: the checks read the layout and the labels'
+        # textures (drawing was half the time).
+        run_frames(n, draw=draw)
 
     problems: list[dict[str, Any]] = []
     # A table's texts drawn in any frame below their least size (the check

@@ -50,6 +50,7 @@ def _size_mm(text: str) -> float:
 
 def cmd_scan(args: argparse.Namespace) -> int:
     """Decode every image; bad or missing files are bad input (exit 2, nothing printed)."""
+    from companion.text import is_utf8
     from incan_companion.errors import BadInput
     from vision import limit_image_size
 
@@ -71,7 +72,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
             said = {"file": name, "card": card, "ms": round(reads.ms, 3),
                     "cards": list(reads.cards), "foreign": list(reads.foreign)}
             line = json.dumps(said, ensure_ascii=False)
-            if not line.isprintable() and _not_utf8(line):
+            if not line.isprintable() and not is_utf8(line):
                 # A file name's stray bytes would go out raw, and the line would
                 # not be UTF-8 JSON: escaped as \udcxx instead, which JSON allows.
                 line = json.dumps(said)
@@ -79,14 +80,6 @@ def cmd_scan(args: argparse.Namespace) -> int:
         else:
             print(_describe(name, reads.cards, reads.foreign, reads.ms), flush=True)
     return 0
-
-
-def _not_utf8(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return True
-    return False
 
 
 def _describe(name: str, cards: tuple[str, ...], foreign: tuple[str, ...], ms: float) -> str:
