@@ -130,12 +130,14 @@ def test_run_with_a_game_log_for_its_data_file_leaves_the_log_be(tmp_path: Path)
     bad: it was renamed aside and a new data file made under its name."""
     log = tmp_path / "game.jsonl"
     log.write_bytes(EXAMPLE.read_bytes())
-    done = run("run", "--data", str(log), "--quit-after", "0.1")
-    assert done.returncode == 2
-    assert done.stderr == (f"incan-companion: {log} is not an incan-companion data file (not "
-                           f"SQLite); a game log is read with: incan-companion replay {log}\n")
-    assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]
-    assert log.read_bytes() == EXAMPLE.read_bytes()
+    for command in (["run", "--quit-after", "0.1"], ["demo", "--autoplay"]):
+        done = run(*command, "--data", str(log))
+        assert done.returncode == 2, command
+        assert done.stderr == (f"incan-companion: {log} is not an incan-companion data file "
+                               f"(not SQLite); a game log is read with: incan-companion replay "
+                               f"{log}\n")  # fmt: skip
+        assert [p.name for p in tmp_path.iterdir()] == ["game.jsonl"]
+        assert log.read_bytes() == EXAMPLE.read_bytes()
 
 
 def test_binary_garbage_log_exits_2(tmp_path: Path) -> None:

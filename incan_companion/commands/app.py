@@ -376,6 +376,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
     shot = screenshot_path(args.screenshot)
     if args.data:
         data = data_file_path(args.data)
+        _not_a_log(data)
     else:
         data = Path(tempfile.mkdtemp(prefix="incan-demo-")) / "games.sqlite"
     from companion.ports import StoredDataError
