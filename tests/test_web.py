@@ -786,3 +786,18 @@ def test_the_inbox_answers_every_phones_choice_once_even_with_no_game() -> None:
     inbox.press_if(2, Choice.CAMP, broken, answers.append)
     assert answers == [False, False, True, False] and table.collector.chosen == {1}
     assert table.notices[-1].reason == Failed(Step.INPUT, "a check that fails")
+
+
+def test_the_server_runs_the_websocket_implementation_that_stops_reading_a_flood(
+    t: Table,
+) -> None:
+    """uvicorn's "websockets-sansio" answers pings with no flow control: a socket
+    sending pings and never reading grew the process by 700 MB in 40 s. The
+    "websockets" one pauses reading such a socket, and the process stayed flat.
+    Checked here by what the running server uses (a flood's test is to come)."""
+    from uvicorn.protocols.websockets.websockets_impl import WebSocketProtocol
+
+    assert t.phones.server is not None
+    config = t.phones.server._server.config
+    assert config.ws == "websockets"
+    assert config.ws_protocol_class is WebSocketProtocol
