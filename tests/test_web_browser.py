@@ -317,6 +317,13 @@ def test_an_old_link_is_refused_and_another_site_cannot_connect(app: CompanionAp
     browser.get(new[:-1] + ("A" if new[-1] != "A" else "B"))
     until(browser, lambda: text(browser, "status").startswith("This link no longer plays"),
           "a made-up token is refused")
+    # A link cut inside an escape ("%E0" is no text): said so, not a blank page.
+    browser.get("about:blank")
+    browser.get(new.split("#")[0] + "#%E0")
+    until(browser, lambda: text(browser, "status").startswith("This link no longer plays"),
+          "a link that is no text is refused")
+    assert not button(browser, "torch").is_enabled()
+    assert text(browser, "torch") != ""  # the page's words are there
 
     # A page of another site (another origin on this machine) tries the socket.
     base = phones.links().watch.removesuffix("/watch")

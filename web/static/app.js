@@ -8,10 +8,11 @@
   const lang = document.documentElement.lang;
   const $ = (id) => document.getElementById(id);
   // The seat's token travels in the link's fragment: never in a request line.
-  const token = page === "seat" ? decodeURIComponent(location.hash.slice(1)) : "";
+  // A fragment that is no text (a link cut short: "#%E0") is no seat's either.
+  const token = page === "seat" ? fragment() : "";
   let ws = null;
   let retry = 500;
-  let stopped = false;
+  let stopped = token === null;
   let table = null;
   let seat = null;
   let deadline = null;
@@ -24,7 +25,11 @@
     el.textContent = W[el.dataset.word] || "";
   }
   document.title = W.title;
-  say(W.connecting);
+  say(stopped ? W.refused : W.connecting);
+
+  function fragment() {
+    try { return decodeURIComponent(location.hash.slice(1)); } catch (e) { return null; }
+  }
 
   function say(text) { $("status").textContent = text || ""; }
 
