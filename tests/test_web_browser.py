@@ -353,6 +353,32 @@ def test_an_old_link_is_refused_and_another_site_cannot_connect(app: CompanionAp
         server.server_close()
 
 
+def test_a_page_told_the_table_is_full_gets_back_in_by_itself(app: CompanionApp,
+                                                               browser: Any) -> None:
+    """The places of pages that have yet to say their seat cost no token: anyone
+    can hold them. A phone told "full" then stayed out until reloaded."""
+    from websockets.sync.client import connect
+
+    from web.server import MAX_WAITING
+
+    phones = app.controls.phones
+    assert phones is not None and phones.on
+    base = phones.links().watch.removesuffix("/watch")
+    holders = [connect(base.replace("http", "ws") + "/ws/seat", origin=base)
+               for _ in range(MAX_WAITING)]  # fmt: skip
+    try:
+        browser.switch_to.new_window("tab")
+        browser.get(phones.links().seats[1][1])
+        until(browser, lambda: text(browser, "status") == "The table has too many phones "
+              "connected.", "told the table is full")  # fmt: skip
+    finally:
+        for holder in holders:
+            holder.close()
+    # No reload: the page tries again (every 5 s while full) and is let in.
+    until(browser, lambda: text(browser, "seat-name") == "Bo", "back in, as Bo's phone")
+    assert "too many phones" not in text(browser, "status")
+
+
 def test_a_watcher_reads_in_their_own_language(app: CompanionApp, browser: Any) -> None:
     phones = app.controls.phones
     assert phones is not None

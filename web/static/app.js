@@ -13,6 +13,7 @@
   let ws = null;
   let retry = 500;
   let stopped = token === null;
+  let full = false; // the table had no room for this page: it tries again, every 5 s
   let table = null;
   let seat = null;
   let deadline = null;
@@ -44,7 +45,7 @@
     ws.onclose = () => {
       ws = null;
       if (stopped) return;
-      say(W.offline);
+      say(full ? W.full : W.offline);
       setTimeout(connect, retry);
       retry = Math.min(retry * 2, 5000);
     };
@@ -52,6 +53,7 @@
 
   function receive(m) {
     if (m.type === "welcome") {
+      full = false;
       say("");
       if (pending) send(pending);
     } else if (m.type === "table" || m.type === "seat") {
@@ -68,9 +70,16 @@
         if (m.reason === "old turn") { notice = W.too_late; noticeUntil = Date.now() + 6000; }
         show();
       }
-    } else if (m.type === "refused" || m.type === "full") {
+    } else if (m.type === "full") {
+      // No room now (the places are taken, perhaps by someone's flood): said,
+      // and tried again every 5 s, as a phone that wakes must get back in.
+      full = true;
+      retry = 5000;
+      say(W.full);
+      setButtons(false);
+    } else if (m.type === "refused") {
       stopped = true;
-      say(m.type === "full" ? W.full : W.refused);
+      say(W.refused);
       setButtons(false);
     } else if (m.type === "closing") {
       say(W.offline);
