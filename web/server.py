@@ -52,8 +52,6 @@ MAX_WATCHERS = 88
 MAX_SEAT_PHONES = 16  # two phones a seat
 MAX_WAITING = MAX_CLIENTS - MAX_WATCHERS - MAX_SEAT_PHONES  # 16 seat pages before their hello
 MAX_MESSAGE = 2048  # bytes: a choice is a few dozen
-#: uvicorn's websocket implementation (see WebServer.start for why this one).
-WEBSOCKETS = "websockets"
 HELLO_S = 10.0  # a seat page says who it is within this, or is closed
 #: Messages a page may send: a burst of this many, then this many a second. A
 #: person taps a few times a second at most; a flood of choices would keep the
@@ -72,6 +70,11 @@ Send = Callable[[Message], Awaitable[None]]
 #: ``(seat, choice, turn, generation, answer)``: ``answer`` is called (on any
 #: thread) with None if the choice counted at the table, else why it did not.
 OnChoose = Callable[[int, Choice, str, int, Callable[[str | None], None]], None]
+
+
+# The implementation chosen in WebServer.start is one uvicorn calls deprecated,
+# knowingly: not a warning for the kiosk's journal at every start of the pages.
+warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
 
 
 class WebFailed(RuntimeError):
@@ -640,16 +643,12 @@ class WebServer:
         # uvicorn's "websockets" implementation, not "websockets-sansio": the
         # latter answers every ping with no flow control, so a socket that sends
         # pings and never reads grew this process by 700 MB in 40 s (15 MB a
-        # second on loopback); this one stops reading it instead, and stayed flat.
-        # uvicorn calls it deprecated, and would print so in the kiosk's journal
-        # at every start; tests/test_web.py fails if it stops being this one.
-        warnings.filterwarnings(
-            "ignore", message="The `websockets` implementation is deprecated"
-        )
+        # second on loopback); this one stops reading it instead, and stayed
+        # flat (tests/test_web.py floods one). uvicorn calls it deprecated.
         config = uvicorn.Config(
             app, log_config=None, access_log=False, log_level="warning",
             proxy_headers=False, server_header=False, lifespan="off",
-            ws=WEBSOCKETS, http="h11", loop="none",
+            ws="websockets", http="h11", loop="none",
             ws_max_size=MAX_MESSAGE, ws_per_message_deflate=False,
             timeout_graceful_shutdown=2,
         )  # fmt: skip
