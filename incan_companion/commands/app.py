@@ -156,16 +156,12 @@ def cmd_run(args: argparse.Namespace) -> int:
     data = data_file_path(args.data) if args.data else None
     target = data if data is not None else config.data_file
     try:
+        if data is not None:
+            _not_a_log(data)  # before the lock, which makes a file where there is none
         # The writer's lock first, here: a file in use by another app, or one
         # this user may not write, is refused in one line before Kivy loads
         # (which printed 21 lines and opened a window first).
         early = lock.prepare(target)
-        if data is not None:
-            try:
-                _not_a_log(data)
-            except BadInput:
-                lock.unlock(early)
-                raise
     except StorageFailed:
         raise  # a full or failing disk: exit 1
     except StoredDataError as e:
