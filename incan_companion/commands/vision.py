@@ -72,7 +72,7 @@ def cmd_scan(args: argparse.Namespace) -> int:
             said = {"file": name, "card": card, "ms": round(reads.ms, 3),
                     "cards": list(reads.cards), "foreign": list(reads.foreign)}
             line = json.dumps(said, ensure_ascii=False)
-            if not line.isprintable() and not is_utf8(line):
+            if not is_utf8(line):
                 # A file name's stray bytes would go out raw, and the line would
                 # not be UTF-8 JSON: escaped as \udcxx instead, which JSON allows.
                 line = json.dumps(said)
