@@ -817,3 +817,205 @@ def test_a_socket_that_sends_pings_and_never_reads_is_not_answered_into_memory(
         sock.close()
     assert sent < 16 * 2**20, f"{sent / 2**20:.0f} MB of pings taken and answered"
 
+
+
+def test_a_connection_that_never_sends_a_whole_request_is_closed(
+    t: Table, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """One that sends nothing, and one that sends a header line and stops
+    (about a thousand of either used up the process's files), are closed
+    once the headers are due; a websocket open longer than that stays."""
+    import web.server
+
+    monkeypatch.setattr(web.server, "HEADERS_S", 0.2)
+    watcher = t.ws("watch")
+    assert recv(watcher)["type"] == "welcome"
+    port = int(t.base().rsplit(":", 1)[1])
+    idle = socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
+    half = socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
+    half.sendall(b"GET /watch HTTP/1.1\r\nHost: 127.0.0.1:%d\r\n" % port)
+    try:
+        for sock in (idle, half):
+            assert sock.recv(1) == b"", "closed by the server, nothing answered"
+    finally:
+        idle.close()
+        half.close()
+    # The watcher came before both and outlived their deadline: still served.
+    watcher.send(json.dumps({"type": "ping"}))
+    assert recv_until(watcher, lambda m: m["type"] == "pong")
+
+
+def test_connections_past_the_limit_are_closed_at_once_and_said_once(
+    t: Table, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+) -> None:
+    import web.server
+
+    monkeypatch.setattr(web.server, "MAX_CONNECTIONS", 3)
+    port = int(t.base().rsplit(":", 1)[1])
+    watcher = t.ws("watch")
+    assert recv(watcher)["type"] == "welcome"
+    held = [socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) for _ in range(2)]
+    with caplog.at_level(logging.WARNING, logger="web.server"):
+        for _ in range(3):
+            extra = socket.create_connection(("127.0.0.1", port), timeout=WAIT_S)
+            with extra, contextlib.suppress(ConnectionResetError):
+                assert extra.recv(1) == b""
+    crowded = [r.getMessage() for r in caplog.records if r.name == "web.server"]
+    assert crowded == ["more than 3 connections open: the newest are closed"]
+    for sock in held:
+        sock.close()
+    # Places free again: a page gets in (the server sees the closes in its own time).
+    deadline = time.monotonic() + WAIT_S
+    while True:
+        try:
+            again = t.ws("watch")
+            assert recv(again)["type"] == "welcome"
+            break
+        except (OSError, ConnectionClosed, InvalidStatus, ValueError):
+            assert time.monotonic() < deadline, "no place came free"
+
+
+def test_a_seat_link_opens_on_two_phones_at_most(t: Table) -> None:
+    """One seat's link took all sixteen seat-phone places: now two a seat."""
+    ana = [t.seat(0) for _ in range(2)]
+    for phone in ana:
+        assert recv(phone)["type"] == "welcome"
+    third = t.seat(0)
+    assert recv(third) == {"type": "full"}
+    with pytest.raises(ConnectionClosed) as closed:
+        recv(third)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 4429
+    bo = [t.seat(1) for _ in range(2)]
+    for phone in bo:
+        assert recv(phone)["type"] == "welcome"
+    ana[0].close()
+    deadline = time.monotonic() + WAIT_S
+    while True:  # once the server has seen Ana's first phone go, a new one gets in
+        again = t.seat(0)
+        if recv(again)["type"] == "welcome":
+            break
+        assert time.monotonic() < deadline, "Ana's place never came free"
+
+
+def test_a_seats_new_socket_brings_no_new_allowance(
+    t: Table, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The allowance was each socket's: a page that opened a new one for
+    each burst sent 1,370 choices a second. Now a seat's phones share one."""
+    import web.server
+
+    monkeypatch.setattr(web.server, "PER_SECOND", 0.0)  # nothing earned back while testing
+    first = t.seat(1)
+    assert recv(first)["type"] == "welcome"
+    for _ in range(web.server.BURST):
+        first.send(json.dumps({"type": "ping"}))
+        assert recv_until(first, lambda m: m["type"] == "pong")
+    first.close()
+    second = t.seat(1)
+    assert recv(second)["type"] == "welcome"
+    second.send(json.dumps({"type": "ping"}))
+    with pytest.raises(ConnectionClosed) as closed:
+        recv_until(second, lambda m: m["type"] == "pong")
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+    # Another seat's allowance is its own.
+    cy = t.seat(2)
+    assert recv(cy)["type"] == "welcome"
+    cy.send(json.dumps({"type": "ping"}))
+    assert recv_until(cy, lambda m: m["type"] == "pong")
+
+
+def test_a_choice_id_counts_once_however_many_choices_follow_it(
+    t: Table, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Ids were kept 64 at a time: the 65th choice after one made it count
+    again. Now they are kept for the turn they name; past SEEN_IDS in one
+    turn, new ones are refused, and the next turn starts afresh."""
+    import web.server
+
+    monkeypatch.setattr(web.server, "BURST", 1000)
+    monkeypatch.setattr(web.server, "SEEN_IDS", 80)
+    t.table.enter_card("T5A")
+    ana = t.seat(0)
+    turn = seat_state(ana)["table"]["turn"]
+    assert t.choose(ana, "camp", turn, "first") == {"type": "ack", "id": "first"}
+    for n in range(70):
+        assert t.choose(ana, "torch", turn, f"n{n}")["type"] == "ack"
+    assert t.choose(ana, "camp", turn, "first") == {"type": "ack", "id": "first", "again": True}
+    assert t.table.collector.held_choices == ((0, Choice.TORCH),)
+    for n in range(70, 79):
+        assert t.choose(ana, "torch", turn, f"n{n}")["type"] == "ack"
+    assert t.choose(ana, "camp", turn, "one too many") == {
+        "type": "error", "reason": "too many", "id": "one too many"}
+    assert t.table.collector.held_choices == ((0, Choice.TORCH),)
+    for seat in (1, 2):
+        t.table.press(seat, Choice.TORCH)
+    t.clock.advance(2.0)
+    assert t.table.tick()
+    t.table.enter_card("T7A")
+    assert t.choose(ana, "camp", "1.1.2", "next turn") == {"type": "ack", "id": "next turn"}
+
+
+def test_turning_the_phones_off_never_waits_on_the_pages(t: Table) -> None:
+    """The table's thread waited for the server to close every page: 2.7 s
+    with 20 watchers that read nothing, 4.6 s on slow links. It now goes on
+    at once; the port is given back for the phones to be turned on again."""
+    port = int(t.base().rsplit(":", 1)[1])
+    watcher = t.ws("watch")
+    assert recv(watcher)["type"] == "welcome"
+    server = t.phones.server
+    assert server is not None
+    t.phones.port = port
+    t.phones.switch(False)
+    assert server._thread is not None and server._thread.is_alive(), (
+        "turn_off returned only once the server had finished")
+    assert t.phones.switch(True), t.phones.error
+    assert t.base().endswith(f":{port}")
+    again = t.ws("watch")
+    assert recv(again)["type"] == "welcome"
+    assert recv_until(watcher, lambda m: m["type"] == "closing")
+
+
+def test_views_are_made_in_the_languages_of_the_pages_open_only(t: Table) -> None:
+    polish = t.ws("watch", lang="pl")
+    assert recv(polish) == {"type": "welcome", "seat": None, "language": "pl"}
+    t.posted.get(timeout=WAIT_S)()  # the table, told of a page in Polish, makes its view
+    assert recv(polish)["table"]["heading"] == "Runda 1 z 5"
+    assert t.phones.languages == {"en", "pl"}
+    polish.close()
+    deadline = time.monotonic() + WAIT_S
+    while t.phones.languages != {"en"}:
+        assert time.monotonic() < deadline, "views are still made in Polish for nobody"
+        time.sleep(0.01)
+
+
+def test_a_hello_must_say_it_is_one(t: Table) -> None:
+    token = t.phones.links().seats[0][1].split("#")[1]
+    page = t.ws("seat")
+    page.send(json.dumps({"type": "choose", "token": token}))
+    assert recv(page) == {"type": "refused", "reason": "token"}
+
+
+def test_a_request_refused_by_uvicorn_writes_no_traceback(
+    t: Table, caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A chunked body that is not one: uvicorn answers 400, then logged our
+    page's answer failing after it as an error with its traceback, for any
+    such request from the network."""
+    port = int(t.base().rsplit(":", 1)[1])
+    with caplog.at_level(logging.DEBUG), socket.create_connection(
+            ("127.0.0.1", port), timeout=WAIT_S) as sock:
+        sock.sendall(b"GET /watch HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nTransfer-Encoding: chunked"
+                     b"\r\nConnection: close\r\n\r\nzz\r\n" % port)
+        got = b""
+        while chunk := sock.recv(4096):
+            got += chunk
+        assert got.startswith(b"HTTP/1.1 400 ")
+        # Our page's answer, tried after uvicorn's, is said once it has failed.
+        deadline = time.monotonic() + WAIT_S
+        while not any(r.name == "uvicorn.error" and (r.exc_info or "a request refused"
+                      in r.getMessage()) for r in caplog.records):  # fmt: skip
+            assert time.monotonic() < deadline, "uvicorn never said the request failed"
+            time.sleep(0.01)
+    noisy = [r for r in caplog.records if r.name.startswith("uvicorn")]
+    assert noisy and all(r.levelno == logging.DEBUG and not r.exc_info for r in noisy), [
+        (r.levelname, r.getMessage()) for r in noisy]

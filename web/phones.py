@@ -41,6 +41,10 @@ __all__ = ["Links", "Phones"]
 
 _log = logging.getLogger(__name__)
 
+#: The longest the table waits, turning the phones on, for the server it just
+#: turned off to give its port back (that takes a turn of its loop).
+RELEASE_S = 2.0
+
 
 @dataclass(frozen=True)
 class Links:
@@ -77,13 +81,14 @@ class Phones:
         self.table_language = language()
         self.pairing = Pairing()
         self.server: WebServer | None = None
+        self._stopping: WebServer | None = None  # turned off, perhaps still closing
         self.error = ""  # why the server is not running, when it failed
         self.published = 0  # views published (the tests and the bench wait on it)
         self._table: Table | None = None
         self._unlisten: Callable[[], None] | None = None
         self._hidden: tuple[int, bool] | None = None
         self._wanted: set[str] = set()
-        self._lock = threading.Lock()  # _wanted: the server's thread adds to it
+        self._lock = threading.Lock()  # _wanted: the server's thread sets it
 
     # --- on and off (UI thread) ---------------------------------------------------
 
@@ -106,6 +111,9 @@ class Phones:
         if self.on:
             return True
         self.turn_off()
+        stopping, self._stopping = self._stopping, None
+        if stopping is not None and not stopping.released.wait(RELEASE_S):
+            _log.warning("the pages' last server still holds its port")
         # The server's modules (asyncio, uvicorn) load only now: never before the
         # first screen, nor at all while the table keeps the phones off.
         from web.server import WebFailed, WebServer, lan_addresses
@@ -113,7 +121,7 @@ class Phones:
         try:
             server = WebServer(
                 lan_addresses(self.addresses), self.port, self.pairing,
-                on_choose=self._on_choose, on_language=self._on_language,
+                on_choose=self._on_choose, on_languages=self._on_languages,
                 on_stopped=self._on_stopped, default_language=lambda: self.table_language,
             )  # fmt: skip
             server.start()
@@ -131,17 +139,20 @@ class Phones:
         self.publish()
         return True
 
-    def turn_off(self) -> None:
-        """Close every connection and stop the server (also at the app's end)."""
+    def turn_off(self, *, wait: bool = False) -> None:
+        """Close every connection and stop the server. The table goes on at once
+        (the server finishes on its own thread) unless ``wait``, as at the app's
+        end, where the pages' last words are waited for."""
         server, self.server = self.server, None
         if server is not None:
+            self._stopping = server
             try:
-                server.stop()
+                server.stop(wait=wait)
             except Exception:
                 _log.exception("stopping the web server")
 
     def close(self) -> None:
-        self.turn_off()
+        self.turn_off(wait=True)
         if self._unlisten is not None:
             self._unlisten()
             self._unlisten = None
@@ -210,6 +221,13 @@ class Phones:
             self._hidden = (game, self.hidden_tents(game))
         return self._hidden[1]
 
+    @property
+    def languages(self) -> frozenset[str]:
+        """The languages the pages' views are made in: the table's, and those of
+        the pages open."""
+        with self._lock:
+            return frozenset(self._wanted) | {self.table_language}
+
     # --- what the Phones window shows ----------------------------------------------------
 
     def links(self) -> Links:
@@ -245,10 +263,11 @@ class Phones:
 
         self.inbox.press_if(seat, choice, still, lambda yes: answer(None if yes else why[0]))
 
-    def _on_language(self, code: str) -> None:
+    def _on_languages(self, codes: frozenset[str], more: bool) -> None:
         with self._lock:
-            self._wanted.add(code)
-        self.post(self.publish)
+            self._wanted = set(codes)
+        if more:
+            self.post(self.publish)
 
     def _on_stopped(self, error: str) -> None:
         def stopped() -> None:

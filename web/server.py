@@ -49,15 +49,28 @@ MAX_CLIENTS = 120  # 8 phones and a room full of watchers, with room to spare
 #: another: watchers never take the seats' places, nor do sockets that have
 #: not said (or will never say) which seat they are.
 MAX_WATCHERS = 88
-MAX_SEAT_PHONES = 16  # two phones a seat
+MAX_SEAT_PHONES = 16  # two phones a seat (PHONES_PER_SEAT), eight seats
 MAX_WAITING = MAX_CLIENTS - MAX_WATCHERS - MAX_SEAT_PHONES  # 16 seat pages before their hello
 MAX_MESSAGE = 2048  # bytes: a choice is a few dozen
+#: Open connections of every kind (the pages' own requests too): past it the
+#: newest is closed at once, so that a flood of idle sockets never uses up the
+#: process's files (the data file, its tail and the camera need some).
+MAX_CONNECTIONS = MAX_CLIENTS + 40
+#: Connections waiting to be accepted, and accepted at one go: the server
+#: closes those past MAX_CONNECTIONS only after accepting them.
+BACKLOG = 64
+HEADERS_S = 10.0  # a request's headers come whole within this, or its connection is closed
 HELLO_S = 10.0  # a seat page says who it is within this, or is closed
 #: Messages a page may send: a burst of this many, then this many a second. A
 #: person taps a few times a second at most; a flood of choices would keep the
 #: table's thread busy, so a page past it is closed (1008).
 BURST, PER_SECOND = 20, 5.0
-SEEN_IDS = 64  # a seat's last choice ids kept: a choice sent twice counts once
+PHONES_PER_SEAT = 2
+#: A seat's choice ids are kept for the turn they name, so that a choice sent
+#: twice counts once however many came between; past this many in one turn
+#: (two hundred seconds of a flood at the allowed pace) the seat's new ones for
+#: that turn are refused.
+SEEN_IDS = 1000
 #: Close codes (4000-4999 are the application's own).
 REFUSED, FULL = 4403, 4429
 LANGUAGE_RE = re.compile(r"^[a-z]{2}$")
@@ -75,6 +88,27 @@ OnChoose = Callable[[int, Choice, str, int, Callable[[str | None], None]], None]
 # The implementation chosen in WebServer.start is one uvicorn calls deprecated,
 # knowingly: not a warning for the kiosk's journal at every start of the pages.
 warnings.filterwarnings("ignore", message="The `websockets` implementation is deprecated")
+
+
+class _RequestNoise(logging.Filter):
+    """uvicorn's words on a request it could not read, or could not answer
+    once it had refused it, made debug lines without a traceback: anyone on
+    the network can send such requests, a traceback each time, and the
+    kiosk's journal would fill with them. An error of our own pages keeps its
+    traceback."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        error = record.exc_info[1] if record.exc_info else None
+        if error is not None and type(error).__module__.startswith("h11"):
+            record.msg, record.args = "a request refused: %s: %s", (type(error).__name__, error)
+            record.exc_info = record.exc_text = None
+        elif record.msg != "Invalid HTTP request received.":
+            return True
+        record.levelno, record.levelname = logging.DEBUG, "DEBUG"
+        return True
+
+
+_REQUEST_NOISE = _RequestNoise()
 
 
 class WebFailed(RuntimeError):
@@ -162,16 +196,24 @@ class Client:
     writer: asyncio.Task[None] | None = None
     #: One frame at a time: the reader's replies and the writer's views share the socket.
     sending: asyncio.Lock = field(default_factory=asyncio.Lock)
-    allowance: float = float(BURST)
-    checked: float = 0.0
+    #: A watcher's own allowance; a seat's phones share their seat's (Hub.allowances).
+    allowance: Allowance | None = None
 
-    def may_send(self, now: float) -> bool:
-        """Whether one more message is within the page's allowance (a token bucket)."""
-        self.allowance = min(float(BURST), self.allowance + (now - self.checked) * PER_SECOND)
+
+@dataclass
+class Allowance:
+    """Messages one may send: a burst of BURST, then PER_SECOND (a token bucket)."""
+
+    checked: float
+    left: float = field(default_factory=lambda: float(BURST))
+
+    def take(self, now: float) -> bool:
+        """Whether one more message is within the allowance (it is then counted)."""
+        self.left = min(float(BURST), self.left + (now - self.checked) * PER_SECOND)
         self.checked = now
-        if self.allowance < 1.0:
+        if self.left < 1.0:
             return False
-        self.allowance -= 1.0
+        self.left -= 1.0
         return True
 
 
@@ -189,21 +231,56 @@ class Hub:
     """Every connection, on the server's loop only."""
 
     def __init__(self, pairing: Pairing, on_choose: OnChoose,
-                 on_language: Callable[[str], None]) -> None:
+                 on_languages: Callable[[frozenset[str], bool], None]) -> None:
         self.pairing = pairing
         self.on_choose = on_choose
-        self.on_language = on_language
+        self.on_languages = on_languages
         self.clients: set[Client] = set()
         self.waiting = 0  # seat pages accepted that have not said which seat they are
         self.latest = Latest()
-        #: Per seat, its last choice ids and the table's answer to each.
-        self.seen: dict[int, dict[str, str | None]] = {}
+        #: Per seat, the turns its choices named last (two at most) and, for
+        #: each, the table's answer to each choice id.
+        self.seen: dict[int, dict[str, dict[str, str | None]]] = {}
+        #: Per seat, the messages its phones may send: one allowance for all of
+        #: them, so that a new socket never brings a new one.
+        self.allowances: dict[int, Allowance] = {}
         #: The choices handed to the table, their answers not back yet: who awaits each.
         self.deciding: dict[tuple[int, str], list[Client]] = {}
-        self.asked: set[str] = set()
+        self.languages: frozenset[str] = frozenset()  # those of the pages open
+
+    def join(self, client: Client) -> None:
+        self.clients.add(client)
+        self._languages_changed()
+
+    def leave(self, client: Client) -> None:
+        self.clients.discard(client)
+        self._languages_changed()
+
+    def _languages_changed(self) -> None:
+        """The table makes views in the languages of the pages open, no more:
+        it is told when a page in a new language comes (``more`` if no view
+        in it was made yet) and when the last page in one goes."""
+        languages = frozenset(c.language for c in self.clients)
+        if languages != self.languages:
+            self.languages = languages
+            self.on_languages(languages, not languages <= self.latest.views.keys())
 
     def watchers(self) -> int:
         return sum(1 for c in self.clients if c.seat is None)
+
+    def phones(self, seat: int) -> int:
+        return sum(1 for c in self.clients if c.seat == seat)
+
+    def may_send(self, client: Client, now: float) -> bool:
+        """Whether one more message from ``client`` is within its allowance."""
+        if client.seat is None:
+            if client.allowance is None:
+                client.allowance = Allowance(now)
+            return client.allowance.take(now)
+        allowance = self.allowances.get(client.seat)
+        if allowance is None:
+            allowance = self.allowances[client.seat] = Allowance(now)
+        return allowance.take(now)
 
     # -- views in --
 
@@ -217,20 +294,16 @@ class Hub:
         kept = self.latest.views
         self.latest = Latest(game, {code: kept[code] if kept.get(code) == text else text
                                     for code, text in made.items()}, made=True, mine=mine)
-        self.asked -= set(views)
         for client in list(self.clients):
             self.offer(client)
 
     def offer(self, client: Client) -> None:
-        """Give ``client`` the newest view in its language (asked for if not made)."""
+        """Give ``client`` the newest view in its language (none yet: it is coming,
+        as the table was told of the language when the page came)."""
         if client.close_code is not None:
             return  # its last words are on their way: nothing may overwrite them
         view = self.latest.views.get(client.language)
         if view is None:
-            # Before the table's first view nothing is asked: that view is coming.
-            if self.latest.made and client.language not in self.asked:
-                self.asked.add(client.language)
-                self.on_language(client.language)
             return
         mine = None if client.seat is None else self.latest.mine.get(client.seat)
         if view is client.view and mine == client.mine:
@@ -272,26 +345,30 @@ class Hub:
         if waiting is not None:
             waiting.append(client)
             return None  # the answer comes when the table gives it
-        seen = self.seen.get(seat, {})
+        seen = self.seen.get(seat, {}).get(turn, {})
         if cid in seen:
             return _answer(cid, seen[cid], again=True)
+        if len(seen) >= SEEN_IDS:
+            return _answer(cid, "too many")
         self.deciding[(seat, cid)] = [client]
         loop = asyncio.get_running_loop()
 
         def answer(reason: str | None) -> None:  # on the UI thread
             with contextlib.suppress(RuntimeError):  # the server stopped: nobody to tell
-                loop.call_soon_threadsafe(self.answered, seat, cid, reason)
+                loop.call_soon_threadsafe(self.answered, seat, turn, cid, reason)
 
         self.on_choose(seat, Choice(choice), turn, client.generation, answer)
         return None
 
-    def answered(self, seat: int, cid: str, reason: str | None) -> None:
+    def answered(self, seat: int, turn: str, cid: str, reason: str | None) -> None:
         """The table's answer to a choice: to every page that sent it (a page
         that reconnected sent it again), and kept for a later retry."""
-        seen = self.seen.setdefault(seat, {})
-        seen[cid] = reason
-        if len(seen) > SEEN_IDS:
-            del seen[next(iter(seen))]
+        turns = self.seen.setdefault(seat, {})
+        turns.setdefault(turn, {})[cid] = reason
+        if len(turns) > 2:
+            # A turn before the last two is over: a choice sent for it again is
+            # answered "old turn" by the table, whatever it was the first time.
+            del turns[next(iter(turns))]
         for client in self.deciding.pop((seat, cid), ()):
             if not client.closed and client.close_code is None:
                 client.answers.append(json.dumps(_answer(cid, reason)))
@@ -421,8 +498,9 @@ class App:
             if seat_page:
                 hub.waiting += 1
                 try:
-                    hello = await asyncio.wait_for(ws.receive_text(), HELLO_S)
-                    found = hub.pairing.seat_of(str(json.loads(hello).get("token", ""))[:100])
+                    hello = json.loads(await asyncio.wait_for(ws.receive_text(), HELLO_S))
+                    found = (hub.pairing.seat_of(str(hello.get("token", ""))[:100])
+                             if hello.get("type") == "hello" else None)
                 except (TimeoutError, ValueError, RecursionError, AttributeError, KeyError,
                         TypeError):  # fmt: skip
                     found = None  # late, not JSON (or nested past reading), not an object, binary
@@ -432,11 +510,11 @@ class App:
                     await ws.send_text(json.dumps({"type": "refused", "reason": "token"}))
                     await ws.close(code=REFUSED)
                     return
-                if len(hub.clients) - hub.watchers() >= MAX_SEAT_PHONES:
+                if hub.phones(found[0]) >= PHONES_PER_SEAT:
                     await self._full(ws)
                     return
                 client.seat, client.generation = found
-            hub.clients.add(client)
+            hub.join(client)
             writer = client.writer = asyncio.get_running_loop().create_task(
                 self._write(ws, client))
             async with client.sending:
@@ -444,10 +522,9 @@ class App:
                                                "language": client.language}))
             hub.offer(client)
             loop = asyncio.get_running_loop()
-            client.checked = loop.time()
             while not client.closed:
                 text = await ws.receive_text()
-                if not client.may_send(loop.time()):
+                if not hub.may_send(client, loop.time()):
                     _log.info("a page sent too many messages: closed")
                     await ws.close(code=1008)
                     break
@@ -460,7 +537,7 @@ class App:
         finally:
             client.closed = True
             client.wake.set()
-            hub.clients.discard(client)
+            hub.leave(client)
             if writer is not None:
                 with contextlib.suppress(Exception):
                     await writer
@@ -471,8 +548,6 @@ class App:
         await ws.close(code=FULL)
 
     def _on_message(self, client: Client, text: str) -> dict[str, Any] | None:
-        if len(text) > MAX_MESSAGE:
-            return {"type": "error", "reason": "too long"}
         try:
             message = json.loads(text)
         except (ValueError, RecursionError):  # nested past what json reads: not JSON to us
@@ -562,12 +637,71 @@ def _bind(address: str, port: int) -> socket.socket:
         if family == socket.AF_INET6:
             sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
         sock.bind((address, port))
-        sock.listen(128)
+        sock.listen(BACKLOG)
         sock.setblocking(False)
     except OSError:
         sock.close()
         raise
     return sock
+
+
+def _guarded_http() -> type[asyncio.Protocol]:
+    """uvicorn's HTTP/1.1 protocol with two limits it lacks: no more than
+    :data:`MAX_CONNECTIONS` open at once, and a request's headers within
+    :data:`HEADERS_S` of its first byte (or of the connection, for one that
+    sends nothing). Without them a socket that never sends, or sends a header
+    line now and then, was held for good, and about a thousand of them left
+    no file free: no page could connect and asyncio logged an error on every
+    try to accept."""
+    import h11
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    crowded = [False]  # said once per crowding, not once per connection closed
+
+    class Guarded(H11Protocol):
+        headers_due: asyncio.TimerHandle | None = None
+
+        def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+            super().connection_made(transport)
+            # uvicorn's own set, which holds its websockets too once upgraded.
+            if len(self.connections) > MAX_CONNECTIONS:
+                if not crowded[0]:
+                    crowded[0] = True
+                    _log.warning("more than %d connections open: the newest are closed",
+                                 MAX_CONNECTIONS)
+                transport.abort()
+                return
+            crowded[0] = False
+            self._wait_for_headers()
+
+        def data_received(self, data: bytes) -> None:
+            super().data_received(data)
+            if self.transport.get_protocol() is not self or self.conn.their_state is not h11.IDLE:
+                self._stop_waiting()  # a websocket now, or a whole request came
+            else:
+                self._wait_for_headers()  # part of a request: its headers are due
+
+        def connection_lost(self, exc: Exception | None) -> None:
+            self._stop_waiting()
+            super().connection_lost(exc)
+
+        def _wait_for_headers(self) -> None:
+            if self.headers_due is None:
+                self.headers_due = self.loop.call_later(HEADERS_S, self._headers_late)
+
+        def _stop_waiting(self) -> None:
+            if self.headers_due is not None:
+                self.headers_due.cancel()
+                self.headers_due = None
+
+        def _headers_late(self) -> None:
+            self.headers_due = None
+            transport = self.transport
+            if (transport.get_protocol() is self and not transport.is_closing()
+                    and self.conn.their_state is h11.IDLE):
+                transport.close()
+
+    return Guarded
 
 
 class WebServer:
@@ -576,8 +710,9 @@ class WebServer:
 
     ``on_choose(seat, choice, turn, generation, answer)`` is called on the
     server's thread for each new choice of a paired seat, and ``answer(why)``
-    back from any thread with None if it counted, else why not; ``on_language(code)`` when a
-    page wants a language no view was made in yet; ``on_stopped(error)`` if the
+    back from any thread with None if it counted, else why not;
+    ``on_languages(codes, more)`` when the languages of the pages open change
+    (``more``: one came that may have no view yet); ``on_stopped(error)`` if the
     server ends by itself (a failure).
     """
 
@@ -588,7 +723,7 @@ class WebServer:
         pairing: Pairing,
         *,
         on_choose: OnChoose,
-        on_language: Callable[[str], None],
+        on_languages: Callable[[frozenset[str], bool], None],
         on_stopped: Callable[[str], None] = lambda error: None,
         languages: tuple[str, ...] = ("en", "pl", "es", "ja"),
         default_language: Callable[[], str] = lambda: "en",
@@ -597,7 +732,7 @@ class WebServer:
         self.port = port
         self.pairing = pairing
         self.on_stopped = on_stopped
-        self.hub = Hub(pairing, on_choose, on_language)
+        self.hub = Hub(pairing, on_choose, on_languages)
         self._languages = languages
         self._default_language = default_language
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -606,6 +741,8 @@ class WebServer:
         self._hosts: frozenset[str] = frozenset()
         self._stopping = False
         self._shutting: asyncio.Task[None] | None = None
+        #: Set once the server listens no more (its port may be bound again).
+        self.released = threading.Event()
         self.error: str | None = None
 
     @property
@@ -648,11 +785,12 @@ class WebServer:
         config = uvicorn.Config(
             app, log_config=None, access_log=False, log_level="warning",
             proxy_headers=False, server_header=False, lifespan="off",
-            ws="websockets", http="h11", loop="none",
+            ws="websockets", http=_guarded_http(), loop="none",
             ws_max_size=MAX_MESSAGE, ws_per_message_deflate=False,
-            timeout_graceful_shutdown=2,
+            timeout_graceful_shutdown=2, backlog=BACKLOG,
         )  # fmt: skip
         self._server = uvicorn.Server(config)
+        logging.getLogger("uvicorn.error").addFilter(_REQUEST_NOISE)  # once: a set of one
         loop = asyncio.new_event_loop()
         self._loop = loop
         started = threading.Event()
@@ -672,6 +810,7 @@ class WebServer:
                 with contextlib.suppress(Exception):
                     loop.run_until_complete(loop.shutdown_asyncgens())
                 loop.close()
+            self.released.set()
             if not self._stopping:
                 self.error = error or "stopped"
                 self.on_stopped(self.error)
@@ -697,14 +836,22 @@ class WebServer:
         with contextlib.suppress(RuntimeError):  # closed in between: nobody to tell
             loop.call_soon_threadsafe(fn, *args)
 
-    def stop(self, timeout: float = 5.0) -> None:
-        """Close every connection and stop the server; waits for its thread."""
+    def stop(self, timeout: float = 5.0, *, wait: bool = True) -> None:
+        """Close every connection and stop the server, within ``timeout``.
+
+        With ``wait`` false it returns at once (the table's thread must not
+        wait on phones that stopped reading: that took 2.7 to 4.6 s); its
+        addresses are given back first, within a moment (:attr:`released`)."""
         self._stopping = True
         loop, server, thread = self._loop, self._server, self._thread
         if loop is None or thread is None:
+            self.released.set()
             return
 
         async def shut() -> None:
+            for listening in getattr(server, "servers", ()):
+                listening.close()  # the port is free for a server started now
+            self.released.set()
             writers = [c.writer for c in self.hub.clients if c.writer is not None]
             self.hub.close_all()
             # The writers send their last words and close first, then the server stops.
@@ -716,8 +863,8 @@ class WebServer:
             self._shutting = loop.create_task(shut())  # kept: a task nobody holds may go
 
         self._call(begin)
-        thread.join(timeout)
-        self._thread = None
+        if wait:
+            thread.join(timeout)
 
 
 def _host(address: str) -> str:
