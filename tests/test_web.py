@@ -1019,3 +1019,19 @@ def test_a_request_refused_by_uvicorn_writes_no_traceback(
     noisy = [r for r in caplog.records if r.name.startswith("uvicorn")]
     assert noisy and all(r.levelno == logging.DEBUG and not r.exc_info for r in noisy), [
         (r.levelname, r.getMessage()) for r in noisy]
+
+
+def test_a_server_turned_off_has_no_say_in_the_languages_made(t: Table) -> None:
+    """A server turned off closes its pages on its own thread, after the
+    table may have turned on a new one: its last page going must not stop
+    the views that the new server's pages read."""
+    old = t.phones.server
+    assert old is not None
+    t.phones.switch(False)
+    assert t.phones.switch(True), t.phones.error
+    polish = t.ws("watch", lang="pl")
+    assert recv(polish)["type"] == "welcome"
+    t.posted.get(timeout=WAIT_S)()
+    assert recv(polish)["table"]["heading"] == "Runda 1 z 5"
+    old.hub.on_languages(frozenset(), False)  # the old server's last page, gone late
+    assert t.phones.languages == {"en", "pl"}

@@ -88,6 +88,7 @@ class Phones:
         self._unlisten: Callable[[], None] | None = None
         self._hidden: tuple[int, bool] | None = None
         self._wanted: set[str] = set()
+        self._servers = 0  # servers started: the newest is the one whose languages count
         self._lock = threading.Lock()  # _wanted: the server's thread sets it
 
     # --- on and off (UI thread) ---------------------------------------------------
@@ -118,10 +119,14 @@ class Phones:
         # first screen, nor at all while the table keeps the phones off.
         from web.server import WebFailed, WebServer, lan_addresses
 
+        with self._lock:
+            self._servers += 1
+            started = self._servers
         try:
             server = WebServer(
                 lan_addresses(self.addresses), self.port, self.pairing,
-                on_choose=self._on_choose, on_languages=self._on_languages,
+                on_choose=self._on_choose,
+                on_languages=lambda codes, more: self._on_languages(started, codes, more),
                 on_stopped=self._on_stopped, default_language=lambda: self.table_language,
             )  # fmt: skip
             server.start()
@@ -263,8 +268,10 @@ class Phones:
 
         self.inbox.press_if(seat, choice, still, lambda yes: answer(None if yes else why[0]))
 
-    def _on_languages(self, codes: frozenset[str], more: bool) -> None:
+    def _on_languages(self, server: int, codes: frozenset[str], more: bool) -> None:
         with self._lock:
+            if server != self._servers:
+                return  # a server turned off, its pages closing: not the ones open now
             self._wanted = set(codes)
         if more:
             self.post(self.publish)
