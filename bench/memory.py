@@ -113,13 +113,18 @@ def empty_app(seconds: float, stock: bool = False, frames: Path | None = None) -
     app = Empty()
     app._run_prepare()
     stop = threading.Event()
+    reader = threading.Thread(target=read_plainly, args=(frames, stop), daemon=True)
     if frames is not None:
-        threading.Thread(target=read_plainly, args=(frames, stop), daemon=True).start()
+        reader.start()
     until = time.monotonic() + seconds
     while time.monotonic() < until:
         EventLoop.idle()
     mb = rss_mb()
     stop.set()
+    if frames is not None:
+        # Its last read finished before the process ends: zxing-cpp's threads,
+        # cut off at exit, ended this child with "terminate called" now and then.
+        reader.join()
     return mb
 
 
