@@ -1035,3 +1035,35 @@ def test_a_server_turned_off_has_no_say_in_the_languages_made(t: Table) -> None:
     assert recv(polish)["table"]["heading"] == "Runda 1 z 5"
     old.hub.on_languages(frozenset(), False)  # the old server's last page, gone late
     assert t.phones.languages == {"en", "pl"}
+
+
+def test_a_body_that_never_ends_does_not_hold_its_connection(t: Table) -> None:
+    """No page sends a body; one still coming once the request is answered
+    (a POST, a GET with a Content-Length, a chunk a minute) held its
+    connection for good, as a header line a minute did."""
+    port = int(t.base().rsplit(":", 1)[1])
+    host = b"Host: 127.0.0.1:%d\r\n" % port
+    for request, status in (
+        (b"POST /watch HTTP/1.1\r\n" + host + b"Content-Length: 100000\r\n\r\nab", b"405"),
+        (b"GET /watch HTTP/1.1\r\n" + host + b"Content-Length: 100000\r\n\r\nab", b"200"),
+        (b"GET /watch HTTP/1.1\r\n" + host + b"Transfer-Encoding: chunked\r\n\r\n1\r\na\r\n",
+         b"200"),
+    ):
+        with socket.create_connection(("127.0.0.1", port), timeout=WAIT_S) as sock:
+            sock.sendall(request)
+            sock.settimeout(0.2)
+            got, deadline = b"", time.monotonic() + WAIT_S
+            with contextlib.suppress(ConnectionResetError, BrokenPipeError):
+                while True:
+                    try:
+                        chunk = sock.recv(65536)
+                    except TimeoutError:
+                        # A byte more of the body now and then (which also keeps
+                        # uvicorn's keep-alive timer from closing it).
+                        assert time.monotonic() < deadline, "the connection is still held"
+                        sock.sendall(b"a")
+                        continue
+                    if not chunk:
+                        break
+                    got += chunk
+            assert got.startswith(b"HTTP/1.1 " + status), got[:40]

@@ -649,10 +649,10 @@ def _guarded_http() -> type[asyncio.Protocol]:
     """uvicorn's HTTP/1.1 protocol with two limits it lacks: no more than
     :data:`MAX_CONNECTIONS` open at once, and a request's headers within
     :data:`HEADERS_S` of its first byte (or of the connection, for one that
-    sends nothing). Without them a socket that never sends, or sends a header
-    line now and then, was held for good, and about a thousand of them left
-    no file free: no page could connect and asyncio logged an error on every
-    try to accept."""
+    sends nothing), and no body read past the answer. Without them a socket
+    that never sends, or sends a header line or a byte of a body now and then,
+    was held for good, and about a thousand of them left no file free: no
+    page could connect and asyncio logged an error on every try to accept."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
@@ -680,6 +680,13 @@ def _guarded_http() -> type[asyncio.Protocol]:
                 self._stop_waiting()  # a websocket now, or a whole request came
             else:
                 self._wait_for_headers()  # part of a request: its headers are due
+
+        def on_response_complete(self) -> None:
+            super().on_response_complete()
+            # No page sends a body and none is read: one still coming once the
+            # answer is out (a POST that never ends) would hold the connection.
+            if self.conn.their_state is h11.SEND_BODY and not self.transport.is_closing():
+                self.transport.close()
 
         def connection_lost(self, exc: Exception | None) -> None:
             self._stop_waiting()
