@@ -145,6 +145,9 @@ class Table:
         self._listeners: list[Listener] = []
         self._notices: list[Notice] = []
         self._held: str | None = None
+        #: A card held for a reveal in which everyone left: to shuffle back in,
+        #: said again on the round's summary (the round's end ends other notices).
+        self._returned: str | None = None
         self._ending = False  # a round's end is on show: a card read now waits for it
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._said = 0  # notices said since this table was built
@@ -380,6 +383,9 @@ class Table:
         if self.state.phase is Phase.ROUND_OVER and not self._ending:
             self._ending = True
             self._actions += 1
+            returned, self._returned = self._returned, None
+            if returned is not None:
+                self._say(HeldReturned(returned))
 
     @_public
     def round_end_seen(self) -> bool:
@@ -434,6 +440,7 @@ class Table:
         if reveal is None:
             return False
         self._actions += 1
+        self._returned = None
         revealed = self._accept(reveal)
         held = self._held if revealed else None
         if held is not None:
@@ -441,6 +448,7 @@ class Table:
             if self.state.phase is Phase.DRAW:
                 self._accept(Draw(held))
             else:
+                self._returned = held
                 self._say(HeldReturned(held))
         return revealed
 
@@ -450,6 +458,7 @@ class Table:
     def undo(self) -> bool:
         """Take back the latest step (a held card is dropped first)."""
         self._actions += 1
+        self._returned = None
         if self._held is not None:
             held, self._held = self._held, None
             self._say(HeldDropped(held))

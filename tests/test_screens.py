@@ -1132,8 +1132,10 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     enter("T3")
     assert table.state.phase is Phase.CHOOSE
     look("21-pooled-leftover")
-    reveal(tuple(table.state.due))
-    assert app.sm.current == "round_end"
+    enter("T4")  # turned before the reveal: held for it
+    assert table.held == "T4"
+    reveal(tuple(table.state.due))  # everyone leaves: the held card goes back to the deck
+    assert app.sm.current == "round_end" and app.round_end_screen.notice
     look("22-round-end-all-left")
 
     # --- rounds 3 to 5: one card, everyone leaves

@@ -201,6 +201,13 @@ def test_a_held_card_is_dropped_when_everyone_leaves(store: Store, clock: Virtua
         "Nobody is left in the temple: shuffle treasure 5 back in."
     )
     assert not any(isinstance(e, Draw) and e.card == "T5A" for e in stored(store, table))
+    # The round's summary comes next, and the round's end ends every notice
+    # before it: this one is said again there, or the card stays out of the deck.
+    table.show_round_end()
+    assert table.notice is not None and table.notice.reason == HeldReturned("T5A")
+    table.round_end_seen()
+    table.scan("T7A")
+    assert table.notice is None or table.notice.reason != HeldReturned("T5A")
 
 
 def test_a_held_card_must_be_in_the_deck(store: Store, clock: VirtualClock) -> None:
