@@ -468,7 +468,9 @@ class Table:
             return False
         undone = self.session.effective[-1]
         assert isinstance(undone, Draw | Reveal | Correct)
-        chosen = self.collector.chosen
+        # Undoing a correction can leave the same turn, whose choices then stay
+        # (see _sync_collector): nothing to ask, nothing to say was cleared.
+        chosen = frozenset() if self._keeps_turn() else self.collector.chosen
         if chosen and self._undo_armed != (self._steps, chosen):
             # Presses are never thrown away silently: the first tap says what
             # would go, a second tap (with nothing changed) confirms. The
@@ -486,6 +488,15 @@ class Table:
             return False
         self._say(Undone(undone, len(chosen)))
         return True
+
+    def _keeps_turn(self) -> bool:
+        """Whether an undo now would leave the turn on show, and its choices."""
+        try:
+            after = self.session.preview(Undo()).state
+        except RuleError:
+            return False
+        return after.phase is Phase.CHOOSE and (
+            after.round, len(after.path), after.due) == self._turn
 
     @property
     def asking(self) -> bool:

@@ -642,6 +642,27 @@ def test_undo_never_throws_presses_away_silently(store: Store, clock: VirtualClo
     )
 
 
+def test_undoing_a_correction_keeps_the_turns_choices_and_says_so(
+    store: Store, clock: VirtualClock,
+) -> None:
+    """The same turn before and after: the choices stay, so Undo neither asks
+    nor says any were cleared (it said "1 seat's choice was cleared" and kept it)."""
+    table = new_table(store, clock)
+    table.scan("T9")
+    table.press(0, TORCH)
+    assert table.correct(0, "T15")
+    assert table.undo() is True and not table.asking  # at the first tap
+    assert [p.card for p in table.state.path] == ["T9"]
+    assert [s.hand for s in table.state.seats] == [3, 3, 3]
+    assert table.collector.chosen == {0}
+    assert table.notice is not None and table.notice.reason == Undone(Correct(0, "T15"), 0)
+    assert notice_text(table.notice.reason) == "Undone: the correction of card 1."
+    # Taking back the card itself ends the turn: that asks first, as ever.
+    assert table.undo() is False
+    assert table.notice is not None
+    assert table.notice.reason == UndoWouldDropChoices(1, Draw("T9"))
+
+
 def test_undos_question_holds_the_reveal(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     table.scan("T9")
