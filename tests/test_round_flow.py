@@ -126,6 +126,30 @@ def bust_round_1(app: CompanionApp, clock: VirtualClock, names: tuple[str, ...])
     assert table.state.phase is Phase.ROUND_OVER
 
 
+def test_undo_during_the_bust_hold_takes_the_bust_back_at_the_first_tap(
+    app: CompanionApp, clock: VirtualClock,
+) -> None:
+    """A misread second hazard: a tap on Undo during the bust's moment opened
+    the summary instead, and the bust took three taps to undo."""
+    bust_round_1(app, clock, ("Ana", "Bo", "Cy"))
+    table = table_of(app)
+    assert app.sm is not None and app.table_screen.holding
+    tap(find_button(app.table_screen, i18n._("Undo")))
+    assert isinstance(table.session.log[-1], Undo)
+    assert table.state.phase is Phase.DRAW and [p.card for p in table.state.path] == ["SNAKE1"]
+    assert app.sm.current == "table" and not app.table_screen.holding
+    # The menu, too, opens at once; a tap elsewhere still ends the moment.
+    table.enter_card("SNAKE2")
+    frames(3)
+    assert app.table_screen.holding
+    tap(app.table_screen.ids.menu)
+    assert app.menu is not None and app.table_screen.holding
+    app.menu.dismiss(animation=False)
+    frames(2)
+    tap(app.table_screen)
+    assert app.sm.current == "round_end"
+
+
 def test_a_card_turned_during_the_bust_hold_waits_for_the_summary(
     app: CompanionApp, clock: VirtualClock, device: Device
 ) -> None:

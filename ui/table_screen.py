@@ -235,7 +235,12 @@ class TableScreen(Screen):
         self.ids.path.compact = self._compact()
 
     def on_touch_down(self, touch: Any) -> bool:
-        if self.holding and self.collide_point(*touch.pos):
+        # Undo and the menu do what they say during the bust's moment too: a
+        # misread second hazard is taken back at the first tap (the undo ends
+        # the moment), not after the summary has been shown and closed.
+        here = self.to_local(*touch.pos)
+        if self.holding and self.collide_point(*touch.pos) and not any(
+                self.ids[name].collide_point(*here) for name in ("undo", "menu")):
             from kivy.app import App
 
             App.get_running_app().play.end_bust_hold()
