@@ -1196,6 +1196,16 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.history.open_past_game(table.game)
     assert app.sm.current == "past_game"
     look("30-past-game")
+    app.history.open_round_log()  # a past game's log goes back to its page, not the table
+    assert app.round_log_view is not None
+    from ui.kivyfree.i18n import _ as said
+
+    back = [w for w in app.round_log_view.walk()
+            if hasattr(w, "trigger_action") and getattr(w, "text", None) == said("Back")]
+    assert len(back) == 1, "no Back on a past game's round log"
+    back[0].trigger_action(0)
+    _frames()
+    assert app.round_log_view is None and app.sm.current == "past_game"
     app.history.delete()
     look("31-confirm-delete")
     Window.children[0].dismiss(animation=False)  # no: the game stays

@@ -75,6 +75,7 @@ class RoundLog(OverWindow):
     text = StringProperty("")
     can_go_earlier = BooleanProperty(False)
     can_go_later = BooleanProperty(False)
+    past = BooleanProperty(False)  # a past game's, opened from the history
 
     def __init__(self, pages: Sequence[LogPage], **kwargs: Any) -> None:
         kv.load("menu.kv")

@@ -156,13 +156,15 @@ class MenuController:
         the game on the table (the menu's button), or a past game's."""
         from ui.menu import LOG_PAGE, RoundLog
 
+        past = session is not None
         if session is None:
             table = self.app.table
             if table is None:
                 return
             self.close()
             session = table.session
-        log = RoundLog(presenters.round_log_pages(session.moves, session.states, LOG_PAGE))
+        log = RoundLog(presenters.round_log_pages(session.moves, session.states, LOG_PAGE),
+                       past=past)
         log.bind(on_dismiss=lambda *a: setattr(self, "round_log", None))
         log.open(animation=False)
         self.round_log = log
