@@ -247,6 +247,14 @@ def test_game_over_with_an_artifact_tie_break() -> None:
     assert v.chart.labels == ("Ana", "Bo", "Cy")
 
 
+def test_an_unfinished_game_says_no_tie_break() -> None:
+    """A past game not over, every seat on 1: its page said "Tied on 1 and on
+    artifacts: a shared win." of a game nobody has finished yet."""
+    s = play(3, "incan-gold", "T3", [0, 1, 2]).state
+    assert s.phase is not Phase.GAME_OVER and s.scores == (1, 1, 1)
+    assert game_over_view(s).tie_break == ""
+
+
 def test_shared_win_text() -> None:
     steps: list[str | list[int]] = ["T3", [0, 1, 2]] * 5
     s = play(3, "diamant", *steps).state

@@ -92,7 +92,10 @@ def _places(state: State) -> list[int]:
 
 
 def _tie_breaks(state: State, winners: Sequence[int]) -> str:
-    """One sentence per score two or more seats share, best first."""
+    """One sentence per score two or more seats share, best first; none before
+    the game is over (an unfinished game's ties decide nothing yet)."""
+    if state.phase is not Phase.GAME_OVER:
+        return ""
     scores = state.scores
     said = []
     for score in sorted(set(scores), reverse=True):
