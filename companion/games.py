@@ -41,6 +41,7 @@ _log = logging.getLogger(__name__)
 # The stored names, as before (companion.remembered holds them all).
 HIDDEN_TENTS = GameOption.HIDDEN_TENTS
 ABANDONED = GameOption.ABANDONED
+HELD = GameOption.HELD
 LANGUAGE = SettingKey.LANGUAGE
 LAST_TABLE = SettingKey.LAST_TABLE
 SOUND_VOLUME = SettingKey.SOUND_VOLUME
@@ -130,6 +131,10 @@ class Games:
     def resume(self, game: int) -> Table:
         """Continue a stored game (raises what the store raises for a bad one)."""
         table = Table.resume(self.store, game, countdown=self.countdown, clock=self.clock)
+        held = best_effort("reading the card that was waiting",
+                           lambda: self.store.option(game, HELD), None)  # fmt: skip
+        if held and not table.hold_again(held):
+            _log.info("game %s: the card that was waiting (%s) can no longer come", game, held)
         self._use(table)
         return table
 
@@ -287,7 +292,16 @@ class Games:
         table.set_camera(self.camera)
         for reason, level in self.startup:
             table.say(reason, level, lasting=True)
-        self._unlisten = table.listen(self._show_lights)
+        kept = [table.held]
+
+        def changed(table: Table) -> None:
+            self._show_lights(table)
+            if table.held != kept[0]:
+                kept[0] = table.held
+                best_effort("keeping the card that waits", lambda: self.store.set_option(
+                    table.game, HELD, table.held or ""), None)  # fmt: skip
+
+        self._unlisten = table.listen(changed)
         self._show_lights(table)
 
     def _show_lights(self, table: Table) -> None:

@@ -43,6 +43,9 @@ class GameOption(enum.StrEnum):
 
     HIDDEN_TENTS = "hidden_tents"
     ABANDONED = "abandoned"  # the table left it: never offered again
+    #: A card turned and waiting (for a reveal, or for the round's summary): it
+    #: is no event of the log until drawn, and a restart would forget it.
+    HELD = "held"
 
 
 @dataclass(frozen=True)

@@ -207,6 +207,22 @@ class Table:
             table.say(ChooseAgain(tuple(state.seats[i].name for i in people)))
         return table
 
+    def hold_again(self, card_id: str) -> bool:
+        """A card that was waiting when the app stopped (kept beside the log):
+        it waits again, if it still can come; False (and nothing changed) if not."""
+        try:
+            cid = card(card_id).id
+        except UnknownCard:
+            return False
+        state = self.state
+        if self._held is not None or not (
+            (state.phase is Phase.CHOOSE and cid in state.deck)
+            or (state.phase is Phase.ROUND_OVER and cid in state.possible_draws())
+        ):
+            return False
+        self._held = cid
+        return True
+
     # --- reading -------------------------------------------------------------
 
     @property

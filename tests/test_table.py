@@ -420,6 +420,41 @@ def test_a_power_cut_loses_nothing_on_screen(tmp_path: Path, clock: VirtualClock
     store.close()
 
 
+def test_a_card_waiting_at_a_power_cut_waits_again(tmp_path: Path, clock: VirtualClock) -> None:
+    """A card turned before a reveal, or during a round's summary, is no event
+    until drawn: a restart forgot it, and the screen asked for the next card
+    while it lay on the table. It is kept beside the log while it waits."""
+    from companion.games import Games
+
+    path = tmp_path / "games.sqlite"
+    store = Store(path)
+    table = Games(store, countdown=2.0, clock=clock).new_game(Start(("Ana", "Bo", "Cy")))
+    table.scan("T9")
+    table.scan("SNAKE1")  # choices due: it waits for the reveal; then the power goes
+    assert table.held == "SNAKE1"
+    again = Store(path)
+    resumed = Games(again, countdown=2.0, clock=clock).resume(table.game)
+    assert resumed.held == "SNAKE1" and [p.card for p in resumed.state.path] == ["T9"]
+    choose(resumed, clock, TORCH, TORCH, TORCH)
+    assert [p.card for p in resumed.state.path] == ["T9", "SNAKE1"] and resumed.held is None
+    # A second hazard ends the round; a card turned while its summary is on show waits.
+    choose(resumed, clock, TORCH, TORCH, TORCH)
+    resumed.scan("SNAKE2")
+    assert resumed.state.phase is Phase.ROUND_OVER
+    resumed.show_round_end()
+    assert resumed.scan("T5A") and resumed.held == "T5A"
+    third = Store(path)
+    after = Games(third, countdown=2.0, clock=clock).resume(table.game)
+    assert after.held == "T5A" and after.state.phase is Phase.ROUND_OVER
+    after.show_round_end()
+    assert after.round_end_seen()
+    assert after.state.round == 2 and [p.card for p in after.state.path] == ["T5A"]
+    # Drawn: nothing waits any more, after another restart too.
+    assert Games(Store(path), countdown=2.0, clock=clock).resume(table.game).held is None
+    for s in (third, again, store):
+        s.close()
+
+
 def test_choices_pressed_before_a_power_cut_are_said_to_be_gone(
     tmp_path: Path, clock: VirtualClock
 ) -> None:
