@@ -171,3 +171,25 @@ def test_the_app_starts_with_the_collector_quiet_and_gives_it_back_at_its_first_
     assert "incan-companion: first screen" in done.stderr  # the hooks ran
     python = (700, 10, 10)
     assert f"seen [(10000, 10, 10), {python}] end {python} code 0" in done.stdout
+
+
+def test_quit_after_never_quits_before_the_first_screen(tmp_path: Path) -> None:
+    """A time shorter than the first screen takes (a machine under load) quit
+    before it was drawn: no screenshot, no start's report, and a check that
+    timed out for nothing (the suite's run of 29 November, at 1.4 s)."""
+    import os
+    import sys
+
+    from helpers import run
+
+    root = Path(__file__).resolve().parent.parent
+    shot = tmp_path / "first.png"
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"),
+           "INCAN_CONFIG": str(tmp_path / "none.toml")}
+    done = run([sys.executable, "-m", "incan_companion", "run", "--buttons", "keyboard",
+                "--camera", "none", "--data", str(tmp_path / "games.sqlite"),
+                "--quit-after", "0.001", "--screenshot", str(shot)],
+               text=True, cwd=root, env=env, seconds=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "incan-companion: first screen" in done.stderr
+    assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -50,7 +50,8 @@ def register(sub: Any) -> None:
                    "the config's [web] addresses); docs/web.md")
     p.add_argument("--screenshot", metavar="PNG", help="save the screen when quitting")
     p.add_argument("--quit-after", type=_after, metavar="SECONDS",
-                   help="quit after this many seconds (for checks and timing)")
+                   help="quit after this many seconds, and not before the first screen "
+                        "is drawn (for checks and timing)")
     p.set_defaults(func=cmd_run)
 
     p = sub.add_parser(
@@ -212,13 +213,27 @@ def cmd_run(args: argparse.Namespace) -> int:
     if args.quit_after is not None:
         from kivy.clock import Clock
 
+        # Never before the first screen and its hooks: a machine under load
+        # may take longer than the seconds asked for to draw it, and what a
+        # check wants (the screenshot, the start's report) comes with it.
+        drawn, due = [False], [False]
+
         def quit_now(dt: float) -> None:
+            if not drawn[0]:
+                due[0] = True
+                return
             if app.screenshot_path is not None:
                 app.save_screenshot(app.screenshot_path)
             app.stop()
 
+        def first_frame(shown: CompanionApp) -> None:
+            drawn[0] = True
+            if due[0]:
+                Clock.schedule_once(quit_now, 0)
+
         Clock.schedule_once(quit_now, args.quit_after)
         app.on_first_frame.append(_report_start)
+        app.on_first_frame.append(first_frame)
     app.run()
     return EXIT_OK
 
