@@ -402,6 +402,8 @@ class Table:
             returned, self._returned = self._returned, None
             if returned is not None:
                 self._say(HeldReturned(returned))
+            elif self._held is not None:  # kept across a restart (Games.resume): it waits on
+                self._say(HeldForSummary(self._held))
 
     @_public
     def round_end_seen(self) -> bool:

@@ -446,7 +446,8 @@ def test_a_card_waiting_at_a_power_cut_waits_again(tmp_path: Path, clock: Virtua
     third = Store(path)
     after = Games(third, countdown=2.0, clock=clock).resume(table.game)
     assert after.held == "T5A" and after.state.phase is Phase.ROUND_OVER
-    after.show_round_end()
+    after.show_round_end()  # the summary, shown again, says the card waits
+    assert after.notice is not None and after.notice.reason == HeldForSummary("T5A")
     assert after.round_end_seen()
     assert after.state.round == 2 and [p.card for p in after.state.path] == ["T5A"]
     # Drawn: nothing waits any more, after another restart too.
