@@ -145,9 +145,6 @@ class Table:
         self._listeners: list[Listener] = []
         self._notices: list[Notice] = []
         self._held: str | None = None
-        #: A card held for a reveal in which everyone left: to shuffle back in,
-        #: said again on the round's summary (the round's end ends other notices).
-        self._returned: str | None = None
         self._ending = False  # a round's end is on show: a card read now waits for it
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._said = 0  # notices said since this table was built
@@ -397,12 +394,15 @@ class Table:
         round's deck is right. Nothing to show unless a round has just ended.
         """
         if self.state.phase is Phase.ROUND_OVER and not self._ending:
+            said = self.notice
             self._ending = True
             self._actions += 1
-            returned, self._returned = self._returned, None
-            if returned is not None:
-                self._say(HeldReturned(returned))
-            elif self._held is not None:  # kept across a restart (Games.resume): it waits on
+            # The round's end ends what was said before it, but for a card the
+            # summary must name: one held for a reveal in which everyone left
+            # (to shuffle back in), or one kept across a restart (Games.resume).
+            if said is not None and isinstance(said.reason, HeldReturned):
+                self._say(said.reason)
+            elif self._held is not None:
                 self._say(HeldForSummary(self._held))
 
     @_public
@@ -458,7 +458,6 @@ class Table:
         if reveal is None:
             return False
         self._actions += 1
-        self._returned = None
         revealed = self._accept(reveal)
         held = self._held if revealed else None
         if held is not None:
@@ -466,7 +465,6 @@ class Table:
             if self.state.phase is Phase.DRAW:
                 self._accept(Draw(held))
             else:
-                self._returned = held
                 self._say(HeldReturned(held))
         return revealed
 
@@ -476,7 +474,6 @@ class Table:
     def undo(self) -> bool:
         """Take back the latest step (a held card is dropped first)."""
         self._actions += 1
-        self._returned = None
         if self._held is not None:
             held, self._held = self._held, None
             self._say(HeldDropped(held))
