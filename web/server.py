@@ -38,6 +38,7 @@ from importlib import resources
 from typing import Any
 
 from companion.choices import Choice
+from companion.engine import MAX_SEATS
 from web.pairing import Pairing
 
 __all__ = ["LAN", "MAX_CLIENTS", "WebFailed", "WebServer", "lan_addresses"]
@@ -49,7 +50,8 @@ MAX_CLIENTS = 120  # 8 phones and a room full of watchers, with room to spare
 #: another: watchers never take the seats' places, nor do sockets that have
 #: not said (or will never say) which seat they are.
 MAX_WATCHERS = 88
-MAX_SEAT_PHONES = 16  # two phones a seat (PHONES_PER_SEAT), eight seats
+PHONES_PER_SEAT = 2
+MAX_SEAT_PHONES = MAX_SEATS * PHONES_PER_SEAT  # 16
 MAX_WAITING = MAX_CLIENTS - MAX_WATCHERS - MAX_SEAT_PHONES  # 16 seat pages before their hello
 MAX_MESSAGE = 2048  # bytes: a choice is a few dozen
 #: Open connections of every kind (the pages' own requests too): past it the
@@ -65,7 +67,6 @@ HELLO_S = 10.0  # a seat page says who it is within this, or is closed
 #: person taps a few times a second at most; a flood of choices would keep the
 #: table's thread busy, so a page past it is closed (1008).
 BURST, PER_SECOND = 20, 5.0
-PHONES_PER_SEAT = 2
 #: A seat's choice ids are kept for the turn they name, so that a choice sent
 #: twice counts once however many came between; past this many in one turn
 #: (two hundred seconds of a flood at the allowed pace) the seat's new ones for
