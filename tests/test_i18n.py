@@ -779,6 +779,22 @@ def test_a_treasure_too_small_to_share_is_not_zero_each() -> None:
     assert said_in("ja", lambda: last_event(state)) == "7を3人で分ける：1人2個、カードに1個残る。"  # noqa: RUF001
 
 
+def test_a_treasure_for_one_seat_says_the_count_once() -> None:
+    from helpers import play
+
+    from ui.kivyfree.words import last_event
+
+    # Bo and Cy leave on T17's leftover; T5 then goes whole to Ana (was "5 for 1 seat: 5 each").
+    state = play(3, "incan-gold", "T17", [1, 2], "T5A").state
+    assert said_in("en", lambda: last_event(state)) == "5 gems, all for the one seat still in."
+    assert said_in("pl", lambda: last_event(state)) == (
+        "5 klejnotów, wszystkie dla jedynego gracza w świątyni.")
+    assert said_in("es", lambda: last_event(state)) == "5 gemas, todas para el único jugador dentro."
+    state = play(3, "incan-gold", "T17", [1, 2], "T1").state
+    assert said_in("en", lambda: last_event(state)) == "1 gem, all for the one seat still in."
+    assert said_in("ja", lambda: last_event(state)) == "宝石1個、残る1人がすべて取る。"  # noqa: RUF001
+
+
 def test_a_mean_of_gems_is_a_figure_not_a_count() -> None:
     from companion.stats import PlayerStats
     from ui.kivyfree.presenters.history import stats_row

@@ -242,3 +242,17 @@ def test_a_chance_is_never_said_as_nil_or_certain_when_it_is_not() -> None:
         "0", "<1", "1", "13", ">99", "100"]  # fmt: skip
     # Cards of the cards left, as a player counts them: two of ten, not "1/5".
     assert cards_of(Fraction(2, 10), 10) == "2/10" and cards_of(Fraction(1), 10) == "10/10"
+
+
+def test_the_choice_panel_says_both_for_two_seats() -> None:
+    from ui.kivyfree import i18n
+    from ui.kivyfree.presenters import choice_text
+
+    # T17 three ways: 5 each, 2 left; Cy takes the 2. T7 two ways: 3 each, 1 left.
+    state = play(3, "incan-gold", "T17", [2], "T7A").state
+    i18n.set_language("en")
+    assert choice_text(state).splitlines()[0] == "Leaving now banks 9 alone, 8 if both leave"
+    i18n.set_language("es")
+    assert choice_text(state).splitlines()[0] == (
+        "Salir ahora da 9 en solitario, 8 si salen los dos")
+    i18n.set_language("en")

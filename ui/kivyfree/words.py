@@ -103,6 +103,14 @@ def last_event(state: State) -> str:
         return ""
     match out:
         case TreasureSplit(card, value, seats, each, left):
+            if len(seats) == 1:  # "7 for 1 seat: 7 each" said the count twice
+                return _full_stop(
+                    ngettext(
+                        "{n} gem, all for the one seat still in",
+                        "{n} gems, all for the one seat still in",
+                        value,
+                    ).format(n=value)
+                )
             if each:
                 text = ngettext(
                     "{value} for {n} seat: {each} each",

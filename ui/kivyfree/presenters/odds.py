@@ -99,6 +99,10 @@ def choice_text(state: State, model: LeaveModel = DEFAULT_MODEL) -> str:
         return ""
     if c.seats_in == 1:
         bank = _("Leaving now banks {alone}").format(alone=c.alone)
+    elif c.seats_in == 2:  # "if all 2 leave" is not English
+        bank = _("Leaving now banks {alone} alone, {each} if both leave").format(
+            alone=c.alone, each=c.all_leave
+        )
     else:
         bank = ngettext(
             "Leaving now banks {alone} alone, {each} if all {n} leave",
