@@ -789,10 +789,11 @@ def test_a_treasure_for_one_seat_says_the_count_once() -> None:
     assert said_in("en", lambda: last_event(state)) == "5 gems, all for the one seat still in."
     assert said_in("pl", lambda: last_event(state)) == (
         "5 klejnotów, wszystkie dla jedynego gracza w świątyni.")
-    assert said_in("es", lambda: last_event(state)) == "5 gemas, todas para el único jugador dentro."
+    assert said_in("es", lambda: last_event(state)) == (
+        "5 gemas, todas para el único jugador dentro.")
     state = play(3, "incan-gold", "T17", [1, 2], "T1").state
     assert said_in("en", lambda: last_event(state)) == "1 gem, all for the one seat still in."
-    assert said_in("ja", lambda: last_event(state)) == "宝石1個、残る1人がすべて取る。"  # noqa: RUF001
+    assert said_in("ja", lambda: last_event(state)) == "宝石1個、残る1人がすべて取る。"
 
 
 def test_a_mean_of_gems_is_a_figure_not_a_count() -> None:

@@ -258,11 +258,11 @@ def test_an_unfinished_game_with_hidden_tents_shows_no_score_in_the_history(
         past = app.past_game_screen
         assert app.sm is not None and app.sm.current == "past_game" and past.can_resume
         frames()
-        # Each row's words: place, name, tent, artifacts, score; seats in their order.
+        # Each row's words: name, tent, artifacts, score; seats in their order, no place.
         shown = [[" ".join(p.text for p in cell).strip() for cell in row.cells]
                  for row in past.ids.scores.rows]
-        assert shown == [["", "Ana", HIDDEN, "-", HIDDEN], ["", "Bo", HIDDEN, "-", HIDDEN],
-                         ["", "Cy", HIDDEN, "-", HIDDEN]]
+        assert shown == [["Ana", HIDDEN, "-", HIDDEN], ["Bo", HIDDEN, "-", HIDDEN],
+                         ["Cy", HIDDEN, "-", HIDDEN]]
         assert past.ids.chart.series == [[], [], []]  # no line to read the scores from
     finally:
         store.delete_game(game)

@@ -255,6 +255,17 @@ def test_an_unfinished_game_says_no_tie_break() -> None:
     assert game_over_view(s).tie_break == ""
 
 
+def test_an_unfinished_game_gives_no_places() -> None:
+    """Its seats stand best first, but "1st" and "2nd" are places only the
+    game's end gives."""
+    s = play(3, "incan-gold", "T9", [0], "T4", [1, 2]).state  # Ana 3, Bo 5, Cy 5
+    assert s.phase is not Phase.GAME_OVER
+    v = game_over_view(s)
+    assert [(f.name, f.score, f.rank) for f in v.seats] == [
+        ("Bo", "5", ""), ("Cy", "5", ""), ("Ana", "3", "")]
+    assert v.winners == ""
+
+
 def test_shared_win_text() -> None:
     steps: list[str | list[int]] = ["T3", [0, 1, 2]] * 5
     s = play(3, "diamant", *steps).state

@@ -46,19 +46,17 @@ class FinalTable:
         self.heading = v.heading
         self.winners = v.winners
         self.tie_break = v.tie_break
+        ranked = any(s.rank for s in v.seats)  # an unfinished game has no places yet
         rows = []
         for s in v.seats:
             mark = GOLD if s.winner else WHITE
-            cells: list[tuple[Part, ...]] = [
-                (Part(s.rank, mark),),
-                (Part(s.name, s.colour),),
-                (Part(s.banked),),
-            ]
+            cells: list[tuple[Part, ...]] = [(Part(s.rank, mark),)] if ranked else []
+            cells += [(Part(s.name, s.colour),), (Part(s.banked),)]
             if v.columns.artifacts:
                 cells.append(artifact_parts(s.artifacts))
             cells.append((Part(s.score, mark),))
             rows.append(Row(tuple(cells), s.colour, highlight=s.winner))
-        self.ids.scores.show(score_columns(v.columns, rank=True), rows)
+        self.ids.scores.show(score_columns(v.columns, rank=ranked), rows)
         self.ids.chart.show(v.chart)
         self.fit_winners()
         self.fit_table()

@@ -144,7 +144,7 @@ def game_over_view(state: State, colours: Sequence[Colour] | None = None, *,
     one = len(winners) == 1
     win_text = (_("Winner: {names}") if one else _("Winners: {names}")).format(
         names=names(state, list(winners))
-    )
+    ) if winners else ""
     places = _places(state)
     order = sorted(range(len(state.seats)), key=lambda i: (places[i], i))
     seats = tuple(
@@ -156,7 +156,8 @@ def game_over_view(state: State, colours: Sequence[Colour] | None = None, *,
             score=str(state.seats[i].score),
             winner=i in winners,
             place=places[i],
-            rank=place_name(places[i]),
+            # Best first, but with no place: only the game's end gives one.
+            rank=place_name(places[i]) if state.phase is Phase.GAME_OVER else "",
         )
         for i in order
     )
