@@ -42,6 +42,7 @@ _log = logging.getLogger(__name__)
 HIDDEN_TENTS = GameOption.HIDDEN_TENTS
 ABANDONED = GameOption.ABANDONED
 HELD = GameOption.HELD
+PRESSED = GameOption.PRESSED
 LANGUAGE = SettingKey.LANGUAGE
 LAST_TABLE = SettingKey.LAST_TABLE
 SOUND_VOLUME = SettingKey.SOUND_VOLUME
@@ -61,6 +62,11 @@ def best_effort(doing: str, step: Callable[[], T], otherwise: T) -> T:
     except Exception:
         _log.exception(doing)
         return otherwise
+
+
+def _pressed(table: Table) -> bool:
+    """A person has pressed in the turn now due (a bot's choice comes again by itself)."""
+    return any(seat not in table.bots for seat in table.collector.chosen)
 
 
 def _os_seed() -> int:
@@ -130,7 +136,11 @@ class Games:
 
     def resume(self, game: int) -> Table:
         """Continue a stored game (raises what the store raises for a bad one)."""
-        table = Table.resume(self.store, game, countdown=self.countdown, clock=self.clock)
+        pressed = best_effort("reading whether a choice was pressed",
+                              lambda: self.store.option(game, PRESSED), None)  # fmt: skip
+        # An option never written (a file of an older version) says nothing: tell them.
+        table = Table.resume(self.store, game, countdown=self.countdown, clock=self.clock,
+                             pressed=pressed != "")  # fmt: skip
         held = best_effort("reading the card that was waiting",
                            lambda: self.store.option(game, HELD), None)  # fmt: skip
         if held and not table.hold_again(held):
@@ -293,6 +303,10 @@ class Games:
         for reason, level in self.startup:
             table.say(reason, level, lasting=True)
         kept = [table.held]
+        pressed = [_pressed(table)]
+        if not pressed[0]:  # a resumed turn's presses are told and gone
+            best_effort("keeping whether a choice was pressed", lambda: self.store.set_option(
+                table.game, PRESSED, ""), None)  # fmt: skip
 
         def changed(table: Table) -> None:
             self._show_lights(table)
@@ -300,6 +314,10 @@ class Games:
                 kept[0] = table.held
                 best_effort("keeping the card that waits", lambda: self.store.set_option(
                     table.game, HELD, table.held or ""), None)  # fmt: skip
+            if _pressed(table) != pressed[0]:  # written twice a turn at most
+                pressed[0] = _pressed(table)
+                best_effort("keeping whether a choice was pressed", lambda: self.store.set_option(
+                    table.game, PRESSED, "1" if pressed[0] else ""), None)  # fmt: skip
 
         self._unlisten = table.listen(changed)
         self._show_lights(table)

@@ -46,6 +46,9 @@ class GameOption(enum.StrEnum):
     #: A card turned and waiting (for a reveal, or for the round's summary): it
     #: is no event of the log until drawn, and a restart would forget it.
     HELD = "held"
+    #: "1" while a person has pressed in the turn now due. Presses are secret
+    #: and never stored; this only tells a restart whether any were lost.
+    PRESSED = "pressed"
 
 
 @dataclass(frozen=True)

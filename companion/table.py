@@ -190,17 +190,19 @@ class Table:
         *,
         countdown: float = DEFAULT_COUNTDOWN,
         clock: Clock = time.monotonic,
+        pressed: bool = True,
     ) -> Table:
         """The stored game ``game``, replayed; raises StoreError or LogError.
 
         Presses are not stored, so a game resumed in the middle of a choice
-        says so: every seat due (a person, the bots have chosen again) chooses
-        again, rather than a waiting line that silently forgets who had.
+        that a person had ``pressed`` says so: every seat due (a person, the
+        bots have chosen again) chooses again, rather than a waiting line that
+        silently forgets who had.
         """
         table = cls(store, game, store.session(game), countdown=countdown, clock=clock)
         state = table.state
         people = [i for i in sorted(state.due) if i not in table.bots]
-        if state.phase is Phase.CHOOSE and people:
+        if state.phase is Phase.CHOOSE and people and pressed:
             table.say(ChooseAgain(tuple(state.seats[i].name for i in people)))
         return table
 

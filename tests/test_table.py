@@ -456,6 +456,37 @@ def test_a_card_waiting_at_a_power_cut_waits_again(tmp_path: Path, clock: Virtua
         s.close()
 
 
+def test_a_resume_says_choose_again_only_when_someone_had_pressed(
+    tmp_path: Path, clock: VirtualClock
+) -> None:
+    """Presses are never stored, so every resume in a choice said they were
+    lost, though nobody had pressed. Whether a person had is kept beside the log."""
+    from companion.games import Games
+
+    path = tmp_path / "games.sqlite"
+    store = Store(path)
+    table = Games(store, countdown=2.0, clock=clock).new_game(Start(("Ana", "Bo", "Cy")))
+    table.scan("T9")  # choices due, nobody has pressed; then the power goes
+    second = Store(path)
+    resumed = Games(second, countdown=2.0, clock=clock).resume(table.game)
+    assert resumed.state.phase is Phase.CHOOSE and resumed.notice is None
+    assert resumed.press(1, CAMP)  # Bo presses; then the power goes again
+    third = Store(path)
+    again = Games(third, countdown=2.0, clock=clock).resume(table.game)
+    assert again.notice is not None
+    assert again.notice.reason == ChooseAgain(("Ana", "Bo", "Cy"))
+    # The presses lost are told once: a restart before anyone presses again says nothing.
+    fourth = Store(path)
+    assert Games(fourth, countdown=2.0, clock=clock).resume(table.game).notice is None
+    # A reveal ends the turn's presses: the next turn starts with nobody pressed.
+    table = Games(Store(path), countdown=2.0, clock=clock).resume(table.game)
+    choose(table, clock, TORCH, TORCH, TORCH)
+    table.scan("T5A")
+    assert Games(Store(path), countdown=2.0, clock=clock).resume(table.game).notice is None
+    for s in (fourth, third, second, store):
+        s.close()
+
+
 def test_choices_pressed_before_a_power_cut_are_said_to_be_gone(
     tmp_path: Path, clock: VirtualClock
 ) -> None:
