@@ -12,6 +12,7 @@ command line uses this module.
 from __future__ import annotations
 
 from collections.abc import Container, Mapping, Sequence
+from decimal import ROUND_HALF_EVEN, Decimal
 
 from companion.cards import CATALOGUE, ROUNDS
 from companion.engine import (
@@ -24,7 +25,7 @@ from companion.engine import (
     Status,
     TreasureSplit,
 )
-from ui.kivyfree.i18n import _, language, ljust, ngettext, pgettext, rjust, text_width
+from ui.kivyfree.i18n import _, ljust, ngettext, pgettext, rjust, text_width
 from ui.kivyfree.lines import keep_whole
 
 TYPE_CHECKING = False  # mypy reads it as true; these are for the annotations only, and
@@ -265,11 +266,22 @@ def phase_name(phase: Phase) -> str:
 
 
 def decimal(value: float, digits: int = 1) -> str:
-    """``value`` with ``digits`` decimals, as the language writes it (Babel's
-    number data loads with the first number worded, not with the app)."""
-    from babel.numbers import format_decimal
+    """``value`` with ``digits`` decimals, as the language writes it.
 
-    return str(format_decimal(value, format="0." + "0" * digits, locale=language()))
+    Rounded as Babel's ``format_decimal`` rounds (the float's shortest
+    repr, half to even). Babel itself is not asked: its locale data held
+    4 MB for English and 1 MB for each other language once the first
+    review was worded, and the one thing a language changes in a figure
+    below a thousand is its decimal mark, which each catalogue gives (a
+    test holds it to Babel's)."""
+    step = Decimal(1).scaleb(-digits)
+    return with_decimal_mark(f"{Decimal(repr(value)).quantize(step, ROUND_HALF_EVEN):f}")
+
+
+def with_decimal_mark(figure: str) -> str:
+    """A figure written with a point, as the language writes it."""
+    # i18n: the decimal mark of this language: "." in 1.5, or "," in 1,5
+    return figure.replace(".", pgettext("decimal mark", "."))
 
 
 # --- the post-game review -------------------------------------------------------------

@@ -9,6 +9,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
+from decimal import Decimal
 
 from companion.engine import State
 from companion.players import Player
@@ -16,7 +17,7 @@ from companion.stats import GroupStats, HeadToHead, Played, PlayerStats
 from ui.kivyfree.i18n import _, language, ngettext
 from ui.kivyfree.presenters import HIDDEN, ChartView, Colour, clipped_name, rules_label
 from ui.kivyfree.presenters.chips import DEFAULT_COLOUR, colour, page_text, pages
-from ui.kivyfree.words import listed, percent
+from ui.kivyfree.words import listed, percent, with_decimal_mark
 
 HISTORY_PAGE = 3  # rows of the history screen at a time: 8 seats of long names take 3 lines
 STATS_PAGE = 2  # players of the statistics screen at a time, each in four short lines
@@ -92,10 +93,10 @@ def with_names_now(g: Played, state: State) -> State:
 
 
 def number(value: float, digits: int = 1) -> str:
-    """``value`` rounded to ``digits``, no trailing zeros, as the language writes it."""
-    from babel.numbers import format_decimal  # loaded when first needed, not at start
-
-    return str(format_decimal(round(value, digits), locale=language()))
+    """``value`` rounded to ``digits``, no trailing zeros, as the language writes it
+    (a figure of the statistics, never a thousand: no grouping)."""
+    shown = f"{Decimal(repr(round(value, digits))).normalize():f}"
+    return with_decimal_mark(shown)
 
 
 @dataclass(frozen=True)
