@@ -14,7 +14,9 @@ in it too.
 ``--minutes`` of play at ``--speed`` game steps a second (a card, a round of
 choices, a tap), about twenty times a real table's pace: a real game of
 about 30 minutes passes in 1.5 minutes. ``--no-draw`` runs all of it but the
-window's GL drawing, to tell the renderer's memory from the rest. RSS is
+window's GL drawing, to tell the renderer's memory from the rest. ``--aids``
+plays as a table that uses the aids does: the odds shown all along, and
+each game's review opened at its end and read once worked out. RSS is
 sampled from /proc/self/status. Growth is counted once the app is warm, when
 every seat count and language has been played: the change from then to the
 end (each the median of a minute of samples), and the slope of a straight
@@ -157,7 +159,7 @@ def render_frames(path: Path, n: int = 4) -> None:
 
 
 def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
-         frames: Path | None = None) -> dict[str, Any]:
+         frames: Path | None = None, aids: bool = False) -> dict[str, Any]:
     os.environ.setdefault("KIVY_HOME", tempfile.mkdtemp(prefix="kivy-home-"))
     from ui.kivy_setup import configure
 
@@ -228,7 +230,9 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
         seats = 3 + n % 6
         app.setup.start_game(list(NAMES[:seats]), rng.choice(sorted(RULE_SETS)), bool(n % 2))
 
-    games = 0
+    games = reviewed = 0
+    if aids:
+        app.menus.set_odds(True)
     new_game(games)
     period = 1.0 / fps
     step_at = time.monotonic()
@@ -271,6 +275,15 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
             app.menu.dismiss()
         elif app.round_log_view is not None:
             app.round_log_view.dismiss()
+        elif aids and app.menus.review is not None:
+            review = app.menus.review  # worked out on its own thread: read, then closed
+            worker = review.worker
+            if review.ready or (worker is not None and not worker.is_alive()
+                                and review._result is None):  # failed: said in the log
+                review.dismiss()
+        elif aids and state.phase is Phase.GAME_OVER and reviewed < games + 1:
+            reviewed = games + 1
+            app.menus.open_review()
         elif state.phase is Phase.GAME_OVER:
             games += 1
             if games <= WARM_GAMES:
@@ -320,6 +333,8 @@ def main() -> int:
                         help="no scanner and no frames: the app as with --camera none")
     parser.add_argument("--no-draw", action="store_true",
                         help="skip the window's GL drawing (all else runs): the renderer's share")
+    parser.add_argument("--aids", action="store_true",
+                        help="the odds shown, and each game's review opened at its end")
     parser.add_argument("--child", choices=("empty", "stock", "reader", "frames", "play"),
                         help=argparse.SUPPRESS)
     parser.add_argument("--frames", type=Path, help=argparse.SUPPRESS)
@@ -337,7 +352,7 @@ def main() -> int:
         import json
 
         print(json.dumps(play(args.minutes, args.sample, args.speed, draw=not args.no_draw,
-                              frames=args.frames)))
+                              frames=args.frames, aids=args.aids)))
         return 0
 
     import json
@@ -361,7 +376,8 @@ def main() -> int:
             reader = float(child("--child", "reader", *frames))
         result = json.loads(child("--child", "play", "--minutes", str(args.minutes),
                                   "--speed", str(args.speed), "--sample", str(args.sample),
-                                  *(["--no-draw"] if args.no_draw else []), *frames))
+                                  *(["--no-draw"] if args.no_draw else []),
+                                  *(["--aids"] if args.aids else []), *frames))
     samples = result["samples"]
     # Warm once every seat count and language has been played (games 1 to 6):
     # what is built for the first time is not growth.
