@@ -25,6 +25,7 @@ __all__ = [
     "Corrected",
     "DataFileSetAside",
     "Failed",
+    "FromEndedRound",
     "GameIsOver",
     "HeldDropped",
     "HeldForSummary",
@@ -115,6 +116,15 @@ class CardHeld:
 class HeldForSummary:
     """A card turned while a round's end is on show (its bust, its summary)
     waits until the summary has been seen, so no summary is skipped."""
+
+    card: str
+
+
+@dataclass(frozen=True)
+class FromEndedRound:
+    """A card of the round that just ended was read while its end is on
+    show: it may be lying on the scan spot still, uncovered by a hand or a
+    card lifted off it. Not taken; the same card read again (laid again) is."""
 
     card: str
 
@@ -234,6 +244,7 @@ Reason = (
     | CannotCome
     | CardHeld
     | HeldForSummary
+    | FromEndedRound
     | HeldReturned
     | HeldDropped
     | NothingToUndo

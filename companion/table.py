@@ -74,6 +74,7 @@ from companion.notices import (
     ChooseAgain,
     Corrected,
     Failed,
+    FromEndedRound,
     GameIsOver,
     HeldDropped,
     HeldForSummary,
@@ -145,6 +146,7 @@ class Table:
         self._listeners: list[Listener] = []
         self._notices: list[Notice] = []
         self._held: str | None = None
+        self._doubted: str | None = None  # a card of the ended round read once (see scan)
         self._ending = False  # a round's end is on show: a card read now waits for it
         self._turn: tuple[int, int, tuple[int, ...]] | None = None
         self._said = 0  # notices said since this table was built
@@ -355,7 +357,34 @@ class Table:
             return False  # still lying on the scan spot: nothing happened
         self._actions += 1
         cid = self._known(card_id)
+        if cid is not None and self._from_ended_round(cid):
+            return False
         return cid is not None and self._take(cid)
+
+    def will_lay(self, card_id: str) -> None:
+        """The virtual table's hand is laying ``card_id``: its read is a new
+        placement, never a card left lying, so it is not doubted."""
+        self._doubted = card_id.upper()
+
+    def _from_ended_round(self, cid: str) -> bool:
+        """A card of the round just ended, read before the next round's first
+        card is drawn, is taken only when read a second time.
+
+        It can open the next round (shuffled back in), but a card still lying
+        on the scan spot is read again when a hand uncovers it, or when the
+        card stacked on it is lifted: once, that is no placement. A card laid
+        again is read again; one entered by hand is taken at once.
+        """
+        state = self.state
+        if state.phase is not Phase.ROUND_OVER or cid not in state.possible_draws():
+            self._doubted = None
+            return False
+        if cid == self._doubted or all(p.card != cid for p in state.path):
+            self._doubted = None
+            return False
+        self._doubted = cid
+        self._say(FromEndedRound(cid), "warning")
+        return True
 
     @_public
     def enter_card(self, card_id: str) -> bool:

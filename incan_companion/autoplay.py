@@ -216,6 +216,9 @@ class Autoplay:
 
     def _place(self, cid: str) -> None:
         assert self.device.camera.virtual is not None
+        table = self.device.games.table
+        if table is not None:
+            table.will_lay(cid)
         self.device.camera.virtual.place(cid)
         self.device.camera.rest_at = None
         self._placing = cid

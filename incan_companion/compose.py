@@ -168,6 +168,7 @@ class Device:
             table.say(NoCardToTurn())
             return None
         cid = self.rng.choice(options)
+        table.will_lay(cid)
         self.camera.virtual.place(cid)
         return cid
 

@@ -18,6 +18,7 @@ from companion.notices import (
     ChooseAgain,
     Corrected,
     Failed,
+    FromEndedRound,
     GameIsOver,
     HeldDropped,
     HeldForSummary,
@@ -110,12 +111,12 @@ def test_an_earlier_card_of_the_path_is_refused_with_a_reason(
 
 
 def test_the_last_card_of_a_round_may_open_the_next(store: Store, clock: VirtualClock) -> None:
-    # The tracker reports a card again only after it left the spot: a new placement.
+    # Read once it may be the card still lying there; laid again it is a placement.
     table = new_table(store, clock)
     table.scan("T11A")
     choose(table, clock, CAMP, CAMP, CAMP)
     assert table.state.phase is Phase.ROUND_OVER
-    assert table.scan("T11A")
+    assert not table.scan("T11A") and table.scan("T11A")
     assert table.state.round == 2 and [p.card for p in table.state.path] == ["T11A"]
 
 
@@ -456,6 +457,58 @@ def test_a_card_waiting_at_a_power_cut_waits_again(tmp_path: Path, clock: Virtua
         s.close()
 
 
+def test_a_card_of_the_ended_round_read_once_is_not_the_next_rounds_first(
+    store: Store, clock: VirtualClock
+) -> None:
+    """The round's last card lay on the scan spot through its summary: a hand
+    passing over it made the tracker report it again, and it opened round 2.
+    Read once it is doubted; read again (laid again) it is taken."""
+    table = new_table(store, clock)
+    assert table.scan("T11A")
+    choose(table, clock, CAMP, CAMP, CAMP)  # everyone leaves: the round is over
+    assert table.state.phase is Phase.ROUND_OVER
+    table.show_round_end()
+    assert not table.scan("T11A") and table.held is None
+    assert table.notice is not None and table.notice.reason == FromEndedRound("T11A")
+    assert table.notice.level == "warning"
+    assert notice_text(table.notice.reason) == (
+        "Treasure 11 was on the path of the round that just ended: not taken. "
+        "If it opens the next round, lay it again.")
+    assert table.scan("T11A") and table.held == "T11A"  # laid again: it opens round 2
+    assert table.round_end_seen()
+    assert table.state.round == 2 and [p.card for p in table.state.path] == ["T11A"]
+
+
+def test_only_a_card_of_the_ended_round_that_can_come_is_doubted(
+    store: Store, clock: VirtualClock
+) -> None:
+    table = new_table(store, clock)
+    for card in ("T7A", "SNAKE1"):
+        assert table.scan(card)
+        choose(table, clock, TORCH, TORCH, TORCH)
+    assert table.scan("SNAKE2")  # a bust: one Snakes leaves the game
+    assert table.state.phase is Phase.ROUND_OVER
+    table.show_round_end()
+    # The second Snakes cannot come again: said as before, not doubted.
+    assert not table.scan("SNAKE2")
+    assert table.notice is not None and isinstance(table.notice.reason, CannotCome)
+    # A card that was not on the path is taken at once, and one entered by hand too.
+    assert table.scan("T5A") and table.held == "T5A"
+    assert not table.scan("SNAKE1") and table.held == "T5A"  # the held card stays
+    assert table.notice is not None and table.notice.reason == FromEndedRound("SNAKE1")
+    again = new_table(store, clock)
+    assert again.scan("T9")
+    choose(again, clock, CAMP, CAMP, CAMP)
+    again.show_round_end()
+    assert again.enter_card("T9") and again.held == "T9"
+    # The virtual table's hand says what it lays: a new placement, taken at once.
+    third = new_table(store, clock)
+    assert third.scan("T9")
+    choose(third, clock, CAMP, CAMP, CAMP)
+    third.will_lay("T9")
+    assert third.scan("T9") and third.state.round == 2
+
+
 def test_a_resume_says_choose_again_only_when_someone_had_pressed(
     tmp_path: Path, clock: VirtualClock
 ) -> None:
@@ -641,7 +694,9 @@ def play_out(table: Table, clock: VirtualClock, rng: random.Random) -> None:
             clock.now += 2
             assert table.tick()
         else:
-            assert table.scan(next_card(state, rng))
+            card = next_card(state, rng)
+            # A card of the round just ended is taken when laid again.
+            assert table.scan(card) or table.scan(card)
 
 
 @pytest.mark.parametrize("seed", range(6))

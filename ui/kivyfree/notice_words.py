@@ -19,6 +19,7 @@ from companion.notices import (
     Corrected,
     DataFileSetAside,
     Failed,
+    FromEndedRound,
     GameIsOver,
     HeldDropped,
     HeldForSummary,
@@ -84,6 +85,11 @@ def notice_text(reason: Reason) -> str:
             # Said on the table too, where the summary's button is not: no button named.
             return _("{card} waits for the next round: it goes on the path after the "
                      "round's summary.").format(
+                card=card_name(card).capitalize()
+            )
+        case FromEndedRound(card):
+            return _("{card} was on the path of the round that just ended: not taken. "
+                     "If it opens the next round, lay it again.").format(
                 card=card_name(card).capitalize()
             )
         case HeldReturned(card):
