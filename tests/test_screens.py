@@ -122,6 +122,7 @@ STATES = (
     ("20-table-round-over", "table"),
     ("21-pooled-leftover", "table"),
     ("22-round-end-all-left", "round_end"),
+    ("22b-round-end-card-left-lying", "round_end"),
     ("23-round-5-summary", "round_end"),
     ("24-game-over", "game_over"),
     ("24r-review", "review"),
@@ -853,9 +854,11 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     from companion.engine import Phase
     from companion.games import Games
     from companion.memory import MemoryStore
+    from companion.notices import FromEndedRound
     from companion.simulate import VirtualClock
     from ui.app import CompanionApp
     from ui.kivyfree.controls import Controls
+    from ui.kivyfree.notice_words import notice_text
 
     names = NAMES[:seats]
     countdown = 3.0
@@ -1137,6 +1140,11 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     reveal(tuple(table.state.due))  # everyone leaves: the held card goes back to the deck
     assert app.sm.current == "round_end" and app.round_end_screen.notice
     look("22-round-end-all-left")
+    assert not table.scan("T3")  # round 2's last card, uncovered on the spot: doubted
+    assert isinstance(table.notice.reason, FromEndedRound), table.notice
+    _frames()
+    assert app.round_end_screen.notice == notice_text(table.notice.reason)
+    look("22b-round-end-card-left-lying")
 
     # --- rounds 3 to 5: one card, everyone leaves
     for card in ("T7A", "T9", "T11A"):
