@@ -272,6 +272,28 @@ def test_the_factory_can_be_the_mock_by_environment(monkeypatch: pytest.MonkeyPa
         pi_pin_factory()
 
 
+def test_the_app_on_mock_pins_keeps_the_keyboard(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """GPIOZERO_PIN_FACTORY=mock on a desktop built the seat panel on pins
+    nobody can press, and the keyboard no longer stood in: no seat could choose."""
+    from companion.events import Start
+    from incan_companion.compose import build
+    from incan_companion.config import Config
+
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    data = tmp_path / "games.sqlite"
+    device = build(Config(data_file=data, countdown=0.0), seat_input="auto", camera="none",
+                   data_file=data)
+    try:
+        assert device.seats.lights is not None and device.seats.keyboard is not None
+        table = device.games.new_game(Start(("Ana", "Bo", "Cy")))
+        table.enter_card("T9")
+        assert device.key("1") and table.collector.chosen == frozenset({0})
+    finally:
+        device.close()
+
+
 # --- the default pin map and its wiring table ---------------------------------
 
 # seat: (torch, camp, led) as (BCM, header pin), as decided for the box.
