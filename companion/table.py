@@ -91,6 +91,7 @@ from companion.notices import (
 )
 from companion.ports import Clock, GameLog
 from companion.session import Session
+from companion.text import without_secrets
 
 if TYPE_CHECKING:  # the bots and their rollouts load with a game that has bots
     from companion import bots
@@ -581,7 +582,7 @@ class Table:
         try:
             return card(card_id).id
         except UnknownCard:
-            self._say(NotACard(card_id), "warning")
+            self._say(NotACard(without_secrets(card_id)), "warning")
             return None
 
     # --- the one way an event gets in ----------------------------------------------------

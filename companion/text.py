@@ -10,9 +10,10 @@ escaped and where a line is cut.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
-__all__ = ["cut", "is_utf8", "one_line", "printable"]
+__all__ = ["cut", "is_utf8", "one_line", "printable", "without_secrets"]
 
 #: A message of ours is at most this long (SQLite's own can run to pages).
 LINE_CHARS = 300
@@ -81,3 +82,25 @@ def is_utf8(text: str) -> bool:
     except UnicodeEncodeError:
         return False
     return True
+
+
+# A Wi-Fi code's password (its P: field, ";" escaped as "\;"), and a URL's user and password.
+_WIFI_PASSWORD = re.compile(r"(?i)(?<=[:;])P:(?:\\.|[^;])*")
+_URL_USER = re.compile(r"(?i)^([a-z][a-z0-9+.-]*://)[^/@\s]*@")
+#: What a secret is shown as.
+HIDDEN_SECRET = "\u2022\u2022\u2022"
+
+
+def without_secrets(code: str) -> str:
+    """A foreign code as it may be shown and logged: a Wi-Fi code's password
+    and a URL's user and password hidden, since a code laid under the camera
+    is shown on the table's screen, on its LAN page and in the journal.
+
+    >>> without_secrets("WIFI:S:Home;T:WPA;P:pa\\;ss;;")
+    'WIFI:S:Home;T:WPA;P:•••;;'
+    >>> without_secrets("https://ana:pw@example.org/x")
+    'https://•••@example.org/x'
+    """
+    if code[:5].upper() == "WIFI:":
+        code = _WIFI_PASSWORD.sub("P:" + HIDDEN_SECRET, code)
+    return _URL_USER.sub(r"\g<1>" + HIDDEN_SECRET + "@", code)

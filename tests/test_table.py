@@ -852,3 +852,24 @@ def test_a_correction_says_what_it_changed(store: Store, clock: VirtualClock) ->
         "Card 1: treasure 14 → snakes; Bo, Cy and Dee: hands 6 → 3; Ana: tent 5 → 0"
     )
     assert not table.correct(5, "T1") and not isinstance(table.notice.reason, Corrected)
+
+
+def test_a_wifi_codes_password_is_never_shown_nor_logged(
+    store: Store, clock: VirtualClock, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A Wi-Fi QR code under the camera showed its password on the table's
+    screen (and its LAN page) and wrote it to the journal."""
+    from vision.scanner import notice
+    from vision.tracker import ForeignPlaced
+
+    table = new_table(store, clock)
+    code = "WIFI:S:HomeNet;T:WPA;P:hunter22;;"
+    with caplog.at_level("INFO"):
+        assert not table.scan(code)
+    assert table.notice is not None
+    shown = "WIFI:S:HomeNet;T:WPA;P:\u2022\u2022\u2022;;"
+    assert notice_text(table.notice.reason) == "Not a card: " + shown
+    assert "hunter22" not in caplog.text and "HomeNet" in caplog.text
+    assert notice(ForeignPlaced(code, 1)) == NotACard(shown)
+    assert notice(ForeignPlaced("https://ana:pw@example.org/", 1)) == NotACard(
+        "https://\u2022\u2022\u2022@example.org/")

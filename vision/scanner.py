@@ -39,6 +39,7 @@ import numpy as np
 import numpy.typing as npt
 
 from companion.notices import CameraStatus, NotACard, TwoCardsInView
+from companion.text import without_secrets
 from vision.decode import ZXING, Decoder, FrameReads
 from vision.roi import Detail
 from vision.sources import NO_CAMERA, OK, FrameSource
@@ -56,7 +57,7 @@ log = logging.getLogger(__name__)
 def notice(event: ForeignPlaced | TwoCards) -> NotACard | TwoCardsInView:
     """The core's reason for a tracker notice (the UI words it)."""
     if isinstance(event, ForeignPlaced):
-        return NotACard(event.text)
+        return NotACard(without_secrets(event.text))
     return TwoCardsInView(event.cards)
 
 
