@@ -154,7 +154,7 @@ def test_unknown_text_is_not_a_card(store: Store, clock: VirtualClock) -> None:
     table = new_table(store, clock)
     assert not table.scan("T12")
     assert table.notice is not None and table.notice.reason == NotACard("T12")
-    assert notice_text(table.notice.reason) == "Not a card: T12"
+    assert notice_text(table.notice.reason) == "Not a card: \u201cT12\u201d"
     assert table.state.path == ()
 
 
@@ -868,7 +868,7 @@ def test_a_wifi_codes_password_is_never_shown_nor_logged(
         assert not table.scan(code)
     assert table.notice is not None
     shown = "WIFI:S:HomeNet;T:WPA;P:\u2022\u2022\u2022;;"
-    assert notice_text(table.notice.reason) == "Not a card: " + shown
+    assert notice_text(table.notice.reason) == "Not a card: \u201c" + shown + "\u201d"
     assert "hunter22" not in caplog.text and "HomeNet" in caplog.text
     assert notice(ForeignPlaced(code, 1)) == NotACard(shown)
     assert notice(ForeignPlaced("https://ana:pw@example.org/", 1)) == NotACard(

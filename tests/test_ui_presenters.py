@@ -147,7 +147,8 @@ def test_status_line_joins_camera_held_card_and_notice() -> None:
     v = table_view(
         s, camera=CameraStatus.OK, held="T5A", notice=NotACard("IG:T12"), notice_level="warning"
     )
-    assert v.status == "camera ok · Waiting for the reveal: treasure 5 · Not a card: IG:T12"
+    assert v.status == (
+        "camera ok · Waiting for the reveal: treasure 5 · Not a card: \u201cIG:T12\u201d")
     assert v.status_level == "warning"
 
 

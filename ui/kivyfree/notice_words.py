@@ -68,7 +68,8 @@ def notice_text(reason: Reason) -> str:
     """A notice's reason as the sentence the status line shows."""
     match reason:
         case NotACard(text):
-            return _("Not a card: {text}").format(text=_shorten(text))
+            # Quoted: a space before or after the code is what makes it no card.
+            return _("Not a card: \u201c{text}\u201d").format(text=_shorten(text))
         case TwoCardsInView(cards):
             return _("Two cards under the camera ({cards}): take one away.").format(
                 cards=listed([card_name(c) for c in cards])
