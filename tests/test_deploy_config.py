@@ -63,7 +63,13 @@ BAD: list[tuple[str, str, str]] = [
     ("[pins]\nseat3 = [10, 9, 28]", "[pins] seat3", "GPIO 28 is not on the header"),
     ("[pins]\nseat9 = [14, 15, 1]", "[pins] seat9", "unknown key"),
     # seat2's torch pin is seat1's LED: the later seat is named, with the owner.
-    ("[pins]\nseat2 = [4, 27, 22]", "[pins] seat2", "GPIO 4 (torch) is already used by seat1 led"),
+    ("[pins]\nseat1 = [2, 3, 4]\nseat2 = [4, 27, 22]", "[pins] seat2",
+     "GPIO 4 (torch) is already used by seat1 led"),
+    # A clash with a seat the file left at its default pins names the seat it gave.
+    ("[pins]\nseat2 = [4, 27, 22]", "[pins] seat2",
+     "GPIO 4 (torch) is seat1's default led pin: give seat1 pins of its own too"),
+    ("[pins]\nseat1 = [17, 27, 22]", "[pins] seat1",
+     "GPIO 17 (torch) is seat2's default torch pin: give seat2 pins of its own too"),
     ('[data]\nfile = ""', "[data] file", "must be a file path"),
     ("[data]\nfile = 5", "[data] file", "must be a file path"),
     # a folder: the data file was made beside it, as /var/lib/incan/nd
