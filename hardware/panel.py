@@ -32,14 +32,25 @@ from gpiozero import LED, DigitalInputDevice  # type: ignore[import-untyped]
 from companion.choices import Choice
 from companion.engine import MAX_SEATS
 from hardware.debounce import DEFAULT_WINDOW, Debouncer
+from hardware.gpio import header_pin
 from hardware.pins import clash
 
 if TYPE_CHECKING:
     from hardware.pins import PinsLike
 
-__all__ = ["SeatPanel"]
+__all__ = ["PinUnavailable", "SeatPanel"]
 
 _log = logging.getLogger(__name__)
+
+
+class PinUnavailable(OSError):
+    """A seat's pin could not be opened: which seat, which part and which pin."""
+
+
+def _named(seat: int, part: str, gpio: int) -> str:
+    """A seat's wire as the wiring table names it: "seat3 camp (GPIO 9, header pin 21)"."""
+    pin = header_pin(gpio)
+    return f"seat{seat + 1} {part} (GPIO {gpio}" + (f", header pin {pin})" if pin else ")")
 
 
 class SeatPanel:
@@ -77,16 +88,23 @@ class SeatPanel:
         self._buttons: dict[tuple[int, Choice], Any] = {}
         self._leds: list[Any] = []
         self._closed = False
+        opening = ""
         try:
             for seat, p in enumerate(self.pins):
                 for choice, gpio in ((Choice.TORCH, p.torch), (Choice.CAMP, p.camp)):
+                    opening = _named(seat, choice.value, gpio)
                     button = DigitalInputDevice(
                         gpio, pull_up=True, bounce_time=None, pin_factory=pin_factory
                     )
                     button.when_activated = self._handler(seat, choice, True)
                     button.when_deactivated = self._handler(seat, choice, False)
                     self._buttons[seat, choice] = button
+                opening = _named(seat, "led", p.led)
                 self._leds.append(LED(p.led, pin_factory=pin_factory))
+        except Exception as e:
+            self.close()
+            # Which wire, in the words of the wiring table: the pin alone does not say.
+            raise PinUnavailable(f"{opening}: {e}") from e
         except BaseException:
             self.close()
             raise

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from companion.choices import Choice, ChoiceCollector
 from companion.simulate import VirtualClock
-from hardware.panel import SeatPanel
+from hardware.panel import PinUnavailable, SeatPanel
 from hardware.pins import DEFAULT_PINS, SeatPins
 
 T, C = Choice.TORCH, Choice.CAMP
@@ -291,8 +291,13 @@ def test_bad_pin_maps_are_refused_and_nothing_stays_reserved(factory: MockFactor
         SeatPanel(DEFAULT_PINS + DEFAULT_PINS[:1], pin_factory=factory, on_press=print)
     with pytest.raises(ValueError, match="GPIO 2 is used twice"):
         SeatPanel([SeatPins(2, 3, 4), SeatPins(5, 2, 6)], pin_factory=factory, on_press=print)
-    with pytest.raises(Exception):  # noqa: B017 - gpiozero's own error for a pin not on the board
+    # A pin that cannot be opened says which seat's wire it is (gpiozero's error says the pin).
+    with pytest.raises(PinUnavailable, match=r"^seat2 led \(GPIO 99\): "):
         SeatPanel([SeatPins(2, 3, 4), SeatPins(5, 6, 99)], pin_factory=factory, on_press=print)
+    busy = DigitalInputDevice(9, pin_factory=factory)  # taken by another program
+    with pytest.raises(PinUnavailable, match=r"^seat3 camp \(GPIO 9, header pin 21\): "):
+        SeatPanel(DEFAULT_PINS[:3], pin_factory=factory, on_press=print)
+    busy.close()
     # The half-built panel released its pins.
     SeatPanel(DEFAULT_PINS[:2], pin_factory=factory, on_press=print).close()
 
