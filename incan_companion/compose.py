@@ -375,10 +375,9 @@ def _build_seats(
         _log.exception("seat panel")
         startup.append((Failed(Step.SEAT_BUTTONS, str(e)), "warning"))
         return keyboard()
-    from gpiozero.pins.mock import MockFactory  # type: ignore[import-untyped]
-
-    if isinstance(factory, MockFactory):  # GPIOZERO_PIN_FACTORY=mock: no hand
-        # presses simulated pins, so the keyboard stands in beside them.
+    # GPIOZERO_PIN_FACTORY=mock: no hand presses simulated pins, so the keyboard
+    # stands in beside them. Told by its module: importing it costs a Pi's start.
+    if type(factory).__module__ == "gpiozero.pins.mock":
         return Seats(SeatInput.GPIO, lights=panel, keyboard=keyboard().keyboard)
     return Seats(SeatInput.GPIO, lights=panel)
 
