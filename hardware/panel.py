@@ -145,10 +145,13 @@ class SeatPanel:
         if self._closed:
             return
         led = self._leds[seat]
-        if on:
-            led.on()
-        else:
-            led.off()
+        try:
+            if on:
+                led.on()
+            else:
+                led.off()
+        except Exception as e:  # lgpio's error names no seat
+            raise PinUnavailable(f"{_named(seat, 'led', self.pins[seat].led)}: {e}") from e
 
     def held(self) -> list[tuple[int, Choice]]:
         """Buttons down right now, e.g. a stuck button or one wired straight to GND."""

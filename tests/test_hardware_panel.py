@@ -302,6 +302,19 @@ def test_bad_pin_maps_are_refused_and_nothing_stays_reserved(factory: MockFactor
     SeatPanel(DEFAULT_PINS[:2], pin_factory=factory, on_press=print).close()
 
 
+def test_an_led_failing_in_play_says_which_seat(factory: MockFactory) -> None:
+    """lgpio's error ("GPIO not allocated") named no seat, in the game's
+    status line and in the buttons check alike."""
+
+    def fails(*_args: object) -> None:
+        raise OSError("lgpio: GPIO not allocated")
+
+    with SeatPanel(DEFAULT_PINS[:4], pin_factory=factory, on_press=print) as panel:
+        factory.pin(DEFAULT_PINS[2].led)._change_state = fails
+        with pytest.raises(PinUnavailable, match=r"^seat3 led \(GPIO 11, header pin 23\): lgpio"):
+            panel.set_leds({0})
+
+
 def test_a_panel_with_a_configured_pin_map(factory: MockFactory) -> None:
     pins = [SeatPins(14, 15, 16), SeatPins(2, 3, 4), SeatPins(5, 6, 7)]
     seen: list[tuple[int, Choice]] = []
