@@ -213,6 +213,14 @@ def test_a_foreign_micro_qr_below_level_q_is_reported_and_never_a_card(
     for _ in range(3):
         scanner.process(image)
     assert [n.text for n in notices] == [text]  # type: ignore[attr-defined]
+    # A card's payload refused says why, where "Not a card: IG:T11A" contradicted itself.
+    from ui.kivyfree import i18n
+    from ui.kivyfree.notice_words import notice_text
+
+    i18n.set_language("en")
+    assert notice_text(notices[0]) == (  # type: ignore[arg-type]
+        "\u201cIG:T11A\u201d is not one of this game's stickers: its Micro QR is below level Q."
+        if text == "IG:T11A" else "Not a card: \u201cHELLO\u201d")
 
 
 def test_a_micro_qr_at_level_q_holding_a_payload_is_that_card() -> None:

@@ -8,6 +8,7 @@ notices' types.
 
 from __future__ import annotations
 
+from companion.cards import NotACardError, card_from_payload
 from companion.engine import Unplayable
 from companion.events import Correct, Draw, Reveal
 from companion.notices import (
@@ -67,6 +68,11 @@ def _corrected(c: Corrected) -> str:
 def notice_text(reason: Reason) -> str:
     """A notice's reason as the sentence the status line shows."""
     match reason:
+        case NotACard(text) if _names_a_card(text):
+            # Only a Micro QR below level Q is refused with a card's payload: a
+            # home-made sticker, which a bare "Not a card" would contradict.
+            return _("\u201c{text}\u201d is not one of this game's stickers: its Micro QR "
+                     "is below level Q.").format(text=_shorten(text))
         case NotACard(text):
             # Quoted: a space before or after the code is what makes it no card.
             return _("Not a card: \u201c{text}\u201d").format(text=_shorten(text))
@@ -204,6 +210,14 @@ def _why_not(card: str, why: Unplayable) -> str:
     if why is Unplayable.NOT_IN_BOX:
         return _("{card} is not in this table's box.").format(card=named)
     return _("{card} cannot come now.").format(card=named)
+
+
+def _names_a_card(text: str) -> bool:
+    try:
+        card_from_payload(text)
+    except NotACardError:
+        return False
+    return True
 
 
 def _shorten(text: str, limit: int = 40) -> str:
