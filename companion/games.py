@@ -64,9 +64,12 @@ def best_effort(doing: str, step: Callable[[], T], otherwise: T) -> T:
         return otherwise
 
 
-def _pressed(table: Table) -> bool:
-    """A person has pressed in the turn now due (a bot's choice comes again by itself)."""
-    return any(seat not in table.bots for seat in table.collector.chosen)
+def _beside_the_log(table: Table) -> dict[GameOption, str]:
+    """The game's options a restart needs that are no events: the card that
+    waits, and whether a person has pressed in the turn now due (a bot's
+    choice comes again by itself)."""
+    pressed = any(seat not in table.bots for seat in table.collector.chosen)
+    return {HELD: table.held or "", PRESSED: "1" if pressed else ""}
 
 
 def _os_seed() -> int:
@@ -302,25 +305,24 @@ class Games:
         table.set_camera(self.camera)
         for reason, level in self.startup:
             table.say(reason, level, lasting=True)
-        kept = [table.held]
-        pressed = [_pressed(table)]
-        if not pressed[0]:  # a resumed turn's presses are told and gone
-            best_effort("keeping whether a choice was pressed", lambda: self.store.set_option(
-                table.game, PRESSED, ""), None)  # fmt: skip
+        # What a restart needs beyond the log, written when it changes: a new
+        # table has nobody pressed, and its presses (if resumed) were told.
+        kept = _beside_the_log(table)
+        self._keep(table.game, PRESSED, "")
 
         def changed(table: Table) -> None:
             self._show_lights(table)
-            if table.held != kept[0]:
-                kept[0] = table.held
-                best_effort("keeping the card that waits", lambda: self.store.set_option(
-                    table.game, HELD, table.held or ""), None)  # fmt: skip
-            if _pressed(table) != pressed[0]:  # written twice a turn at most
-                pressed[0] = _pressed(table)
-                best_effort("keeping whether a choice was pressed", lambda: self.store.set_option(
-                    table.game, PRESSED, "1" if pressed[0] else ""), None)  # fmt: skip
+            for name, value in _beside_the_log(table).items():
+                if kept[name] != value:  # the pressed flag: twice a turn at most
+                    kept[name] = value
+                    self._keep(table.game, name, value)
 
         self._unlisten = table.listen(changed)
         self._show_lights(table)
+
+    def _keep(self, game: int, name: GameOption, value: str) -> None:
+        best_effort(f"keeping the game's {name} option",
+                    lambda: self.store.set_option(game, name, value), None)  # fmt: skip
 
     def _show_lights(self, table: Table) -> None:
         if self.lights is None:
