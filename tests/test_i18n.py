@@ -1043,6 +1043,26 @@ def test_english_is_the_source_and_its_catalogue_translates_nothing() -> None:
     assert type(i18n.translations("pl")) is gettext.GNUTranslations
 
 
+def test_figures_are_written_without_loading_babel() -> None:
+    """Babel's locale data held 4 MB for English and 1 MB for each other
+    language once the odds or the review were worded."""
+    from helpers import run
+
+    script = (
+        "import sys\n"
+        "from ui.kivyfree import i18n, words\n"
+        "from ui.kivyfree.presenters.history import number\n"
+        "for code in ('en', 'pl', 'es', 'ja'):\n"
+        "    i18n.set_language(code)\n"
+        "    print(words.decimal(1.25), words.signed(-2), number(3.5))\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] == 'babel'))\n"
+    )
+    done = run([sys.executable, "-c", script], cwd=ROOT, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        "1.2 \u22122.0 3.5", "1,2 \u22122,0 3,5", "1,2 \u22122,0 3,5", "1.2 \u22122.0 3.5", "[]"]
+
+
 @pytest.mark.parametrize("code", ["en", "pl", "es", "ja"])
 def test_figures_are_written_as_babel_writes_them(code: str) -> None:
     """The app words its figures without Babel's locale data (5 MB once loaded):
