@@ -277,9 +277,7 @@ def play(minutes: float, sample_s: float, fps: float, draw: bool = True,
             app.round_log_view.dismiss()
         elif aids and app.menus.review is not None:
             review = app.menus.review  # worked out on its own thread: read, then closed
-            worker = review.worker
-            if review.ready or (worker is not None and not worker.is_alive()
-                                and review._result is None):  # failed: said in the log
+            if review.ready or review.failed:
                 review.dismiss()
         elif aids and state.phase is Phase.GAME_OVER and reviewed < games + 1:
             reviewed = games + 1

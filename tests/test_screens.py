@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import json
 import os
+import sqlite3
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -127,6 +128,7 @@ STATES = (
     ("24-game-over", "game_over"),
     ("24r-review", "review"),
     ("24s-review-swings", "review_swings"),
+    ("24f-review-failed", "review"),
     ("25-table-game-over", "table"),
     ("26-setup-players", "setup"),
     ("27-players", "players"),
@@ -1171,6 +1173,23 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     look("24s-review-swings")
     assert len(swings.ids.swings.children) == 3
     swings.dismiss(animation=False)
+    app.review_view.dismiss(animation=False)
+    # A review that cannot be worked out (the data file unreadable) says so.
+    from ui.kivyfree import presenters
+
+    def unreadable(*_a: Any, **_k: Any) -> Any:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    worked_out = presenters.review_view
+    presenters.review_view = unreadable  # type: ignore[assignment]
+    try:
+        app.menus.open_review()
+        assert app.review_view is not None
+        app.review_view.finish()
+    finally:
+        presenters.review_view = worked_out  # type: ignore[assignment]
+    assert app.review_view.failed
+    look("24f-review-failed")
     app.review_view.dismiss(animation=False)
     app.show_screen("table")
     look("25-table-game-over")

@@ -7,6 +7,7 @@ it leaves. Screenshots go to ``out/screenshots/`` to be looked at.
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -36,6 +37,7 @@ from companion.simulate import VirtualClock  # noqa: E402
 from companion.table import Table  # noqa: E402
 from hardware.keyboard import KeyboardSeats  # noqa: E402
 from ui.app import CompanionApp  # noqa: E402
+from ui.kivyfree import presenters  # noqa: E402
 from ui.kivyfree.controls import Controls  # noqa: E402
 from ui.kivyfree.cues import Cue  # noqa: E402
 from ui.kivyfree.notice_words import notice_text  # noqa: E402
@@ -376,7 +378,8 @@ def test_a_score_table_shown_again_shows_only_its_new_rows(app: CompanionApp) ->
     frames(1)
 
 
-def test_game_over_screen(app: CompanionApp, clock: VirtualClock) -> None:
+def test_game_over_screen(app: CompanionApp, clock: VirtualClock,
+                          monkeypatch: pytest.MonkeyPatch) -> None:
     table = app.table
     assert table is not None
     # Rounds 2 to 5: one card, everyone leaves.
@@ -394,6 +397,22 @@ def test_game_over_screen(app: CompanionApp, clock: VirtualClock) -> None:
     assert len(screen.ids.chart.series) == 8
     assert all(len(s) == 5 for s in screen.ids.chart.series)
     shot(app, "6-game-over")
+    # A review that cannot be worked out says so, and is not left "working out".
+    def fails(*_a: object, **_k: object) -> None:
+        raise sqlite3.OperationalError("disk I/O error")
+
+    with monkeypatch.context() as m:
+        m.setattr(presenters, "review_view", fails)
+        tap(find_button(screen, "Review"))
+        panel = app.review_view
+        assert panel is not None
+        panel.finish()
+    assert panel.failed and not panel.ready
+    assert panel.explain == "The review could not be worked out. The game and its scores are kept."
+    assert not panel.ids.rows.children
+    assert find_button(panel, "Largest swings").disabled
+    tap(find_button(panel, "Back"))
+    assert app.review_view is None
     # The review: a row a seat, each with its choices and its luck.
     tap(find_button(screen, "Review"))
     panel = app.review_view

@@ -17,7 +17,14 @@ from kivy.properties import BooleanProperty, ListProperty, NumericProperty, Stri
 
 from ui import kv
 from ui.kivyfree.i18n import LANGUAGES, language
-from ui.kivyfree.presenters import SEAT_KINDS, LogPage, ReviewView, review_working, seat_kind_label
+from ui.kivyfree.presenters import (
+    SEAT_KINDS,
+    LogPage,
+    ReviewView,
+    review_failed,
+    review_working,
+    seat_kind_label,
+)
 from ui.widgets import OverWindow
 
 __all__ = ["LOG_PAGE", "BotSeats", "Confirm", "GameMenu", "ReviewPanel", "RoundLog", "SwingsPanel"]
@@ -122,6 +129,7 @@ class ReviewPanel(OverWindow):
     title = StringProperty("")
     explain = StringProperty("")
     ready = BooleanProperty(False)  # the review is worked out: its swings can be opened
+    failed = BooleanProperty(False)  # it could not be worked out: the panel says so
 
     def __init__(self, view: ReviewView | Callable[[], ReviewView], **kwargs: Any) -> None:
         kv.load("menu.kv")
@@ -144,7 +152,11 @@ class ReviewPanel(OverWindow):
         Clock.schedule_once(lambda _dt: self._done())
 
     def _done(self) -> None:
-        if self._result is not None and not self.ids.rows.children:
+        if self._result is None:
+            # said on the panel too, not left "working out" for good
+            self.failed = True
+            self.title, self.explain = review_failed()
+        elif not self.ids.rows.children:
             self.show(self._result)
 
     def finish(self) -> None:

@@ -66,6 +66,7 @@ if TYPE_CHECKING:
     from ui.kivyfree.presenters.review import (
         ReviewRow,
         ReviewView,
+        review_failed,
         review_view,
         review_working,
     )
@@ -154,6 +155,7 @@ _WHERE = {
     "place_name": "game_over",
     "prompt": "table",
     "resume_text": "setup",
+    "review_failed": "review",
     "review_view": "review",
     "review_working": "review",
     "round_end_view": "round_end",
@@ -231,6 +233,7 @@ __all__ = [
     "place_name",
     "prompt",
     "resume_text",
+    "review_failed",
     "review_view",
     "review_working",
     "round_end_view",

@@ -48,6 +48,12 @@ def review_working() -> tuple[str, str]:
     return _("Choices vs luck"), _("Working out every decision of the game…")
 
 
+def review_failed() -> tuple[str, str]:
+    """The review panel's title and text when the review could not be worked out."""
+    return _("Choices vs luck"), _(
+        "The review could not be worked out. The game and its scores are kept.")
+
+
 def review_view(
     session: Session,
     bots: Collection[int] = (),
