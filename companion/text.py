@@ -92,7 +92,7 @@ HIDDEN_SECRET = "\u2022\u2022\u2022"
 
 
 def without_secrets(code: str) -> str:
-    """A foreign code as it may be shown and logged: a Wi-Fi code's password
+    r"""A foreign code as it may be shown and logged: a Wi-Fi code's password
     and a URL's user and password hidden, since a code laid under the camera
     is shown on the table's screen, on its LAN page and in the journal.
 
