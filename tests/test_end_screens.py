@@ -305,6 +305,8 @@ def test_the_check_can_fail(tmp_path_factory: pytest.TempPathFactory) -> None:
     found = {p["what"] for p in got["problems"] if p["case"] == "control"}
     assert found >= {"wider than its widget", "outside the window", "smaller than 18 sp",
                      "a button lower than 48 dp", "over another text"}, found
+    column = [p for p in got["problems"] if p["case"] == "control" and "[b]" in p["text"]]
+    assert [p["what"] for p in column] == ["wider than its widget"], column
 
 
 def test_no_table_text_is_drawn_below_its_size_even_for_a_frame(
@@ -509,6 +511,11 @@ def render(work: Path) -> dict[str, Any]:
     bad = Button(text="a button with far too much text", font_size=sp(12), size_hint=(None, None),
                  size=(dp(60), dp(30)), pos=(Window.width / 2, Window.height - dp(20)))
     app.round_end_screen.add_widget(bad)
+    # and a table's column narrower than its widest line, read through its markup
+    column = CellLabel(text="[color=#ffffffff]7[/color]\n[b]a line far too wide[/b]", markup=True,
+                       font_size=sp(20), size_hint=(None, None), size=(dp(40), dp(60)),
+                       pos=(dp(10), dp(10)))
+    app.round_end_screen.add_widget(column)
     app.round_end_screen.ids.table.show([], [])
     show("control", "round_end", False)
     app.stop()

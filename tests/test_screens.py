@@ -424,7 +424,17 @@ def _cut(w: Any) -> tuple[str, Any, Any] | None:
     w.texture_update()
     measure = CoreLabel(text=w.text, **_font(w))
     pad_left, _pad_top, pad_right, _pad_bottom = (float(p) for p in w.padding)
-    one_line = max(measure.get_extents(line)[0] for line in w.text.split("\n"))
+    if w.markup:  # a score table's column: each line laid out alone, its tags read
+        from kivy.core.text.markup import MarkupLabel
+
+        def width(line: str) -> float:
+            alone = MarkupLabel(text=line, **_font(w))
+            alone.refresh()
+            return float(alone.size[0])
+
+        one_line = max(width(line) for line in w.text.split("\n"))
+    else:
+        one_line = max(measure.get_extents(line)[0] for line in w.text.split("\n"))
     wrap_width = w.text_size[0]
     if getattr(w, "is_shortened", False):
         return "shortened with …", (one_line + pad_left + pad_right, w.texture_size[1]), w.size

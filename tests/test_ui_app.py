@@ -351,7 +351,7 @@ def test_round_end_screen(app: CompanionApp, clock: VirtualClock) -> None:
 
 
 def test_a_score_table_shown_again_shows_only_its_new_rows(app: CompanionApp) -> None:
-    from ui.round_end_screen import CellLabel, Column, HeaderLabel, Part, Row, ScoreTable
+    from ui.round_end_screen import GOLD, CellLabel, Column, HeaderLabel, Part, Row, ScoreTable
 
     table: ScoreTable = app.round_end_screen.ids.table
     before = (table.columns, table.rows)
@@ -362,18 +362,43 @@ def test_a_score_table_shown_again_shows_only_its_new_rows(app: CompanionApp) ->
              for n in range(8)]
     table.show(columns, eight)
     frames(1)
-    assert len(table.children) == 2 + 16
+    # two headers and a label a column, each row a line of it
+    assert len(table.children) == 2 + 2
+    made = {id(lab) for lab in table.children}
     three = [Row(((Part(f"P{n}", blue, bold=False),), (Part(str(10 * n)),)), blue)
              for n in range(3)]
     table.show([Column("Who", "name", "left"), Column("Pts", "score")], three)
     frames(1)
+    assert {id(lab) for lab in table.children} == made  # the same labels, shown again
     heads = sorted(lab.text for lab in table.children if isinstance(lab, HeaderLabel))
-    cells = sorted((lab.text, tuple(lab.color), bool(lab.bold))
-                   for lab in table.children if isinstance(lab, CellLabel))
+    cells = [lab for lab in reversed(table.children) if isinstance(lab, CellLabel)]
     assert heads == ["Pts", "Who"]
-    white = (1.0, 1.0, 1.0, 1.0)  # a part's colour when none is given; a score is bold
-    assert cells == sorted([(f"P{n}", blue, False) for n in range(3)]
-                           + [(str(10 * n), white, True) for n in range(3)])
+    # a part's colour when none is given is white; a score is bold, a name here
+    # not: a column of one weight is the label's own
+    assert [lab.text.split("\n") for lab in cells] == [
+        [f"[color=#0000ffff]P{n}[/color]" for n in range(3)],
+        [f"[color=#ffffffff]{10 * n}[/color]" for n in range(3)],
+    ]
+    assert [(lab.markup, lab.bold) for lab in cells] == [(True, False), (True, True)]
+    # each line as tall as a row, its text lowered to the row's middle: Kivy
+    # makes the last line as tall as its text only
+    for lab in cells:
+        row = lab.height / 3
+        text = lab.texture_size[1] - 2 * row
+        assert abs(lab.drop - (row - text) / 2) <= 0.5
+        assert text >= lab.font_size and row >= text
+    # a column of both weights: the bold parts in [b], the space between
+    # parts bold in a bold column; an empty cell keeps its line
+    mixed = [Row(((Part("[A]&"),), (Part("3", bold=False), Part("5", GOLD))), blue),
+             Row(((Part("B"),), (Part(""),)), blue)]
+    table.show([Column("", "name", "left"), Column("", "score")], mixed)
+    frames(1)
+    cells = [lab for lab in reversed(table.children) if isinstance(lab, CellLabel)]
+    assert [lab.text for lab in cells] == [
+        "[color=#ffffffff]&bl;A&br;&amp;[/color]\n[color=#ffffffff]B[/color]",  # a name as typed
+        "[color=#ffffffff]3[/color][b] [/b][b][color=#ffdb59ff]5[/color][/b]\n\u00a0",
+    ]
+    assert [lab.bold for lab in cells] == [True, False]
     table.show(*before)  # as the round left it
     frames(1)
 

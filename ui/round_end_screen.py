@@ -17,10 +17,11 @@ from typing import Any
 
 from kivy.graphics import Color, Rectangle
 from kivy.metrics import dp, sp
-from kivy.properties import StringProperty
+from kivy.properties import NumericProperty, StringProperty
 from kivy.uix.label import Label
 from kivy.uix.screenmanager import Screen
 from kivy.uix.widget import Widget
+from kivy.utils import escape_markup, get_hex_from_color
 
 from ui import kv
 from ui.kivyfree.i18n import language
@@ -75,7 +76,17 @@ class Row:
 
 
 class CellLabel(Label):
-    """A table cell's text (at least MIN_SP)."""
+    """A column of a table's cells, a line a row (at least MIN_SP), in Kivy's
+    markup: each part in its own colour and weight.
+
+    One label a column, not one a cell: the software renderer keeps about
+    45 KB for every drawing instruction drawn, and a table of eight seats had
+    40 cells. Each line is as tall as a row (``line_height``), its text at
+    the top of it; ``drop`` lowers the text by half of what a row adds to a
+    line, so that it sits in the middle of its row (widgets.kv draws it so).
+    """
+
+    drop = NumericProperty(0)
 
 
 class HeaderLabel(Label):
@@ -122,7 +133,7 @@ class ScoreTable(Widget):
         self.columns: tuple[Column, ...] = ()
         self.rows: tuple[Row, ...] = ()
         self._headers: list[HeaderLabel | None] = []
-        self._cells: list[list[list[CellLabel]]] = []
+        self._cells: list[CellLabel] = []  # one a column
         # Labels of an earlier show, kept for the next (ui.widgets.kept_or_new).
         self._spare_headers: list[HeaderLabel] = []
         self._spare_cells: list[CellLabel] = []
@@ -134,7 +145,7 @@ class ScoreTable(Widget):
         if (tuple(columns), tuple(rows)) == (self.columns, self.rows):
             return  # the app shows its views again on every change of the table
         self._spare_headers += [head for head in self._headers if head is not None]
-        self._spare_cells += [lab for labels in self._cells for parts in labels for lab in parts]
+        self._spare_cells += self._cells
         self.clear_widgets()
         self.columns, self.rows = tuple(columns), tuple(rows)
         self._headers = []
@@ -152,18 +163,15 @@ class ScoreTable(Widget):
                 self.add_widget(head)
             self._headers.append(head)
         self._cells = []
-        for row in self.rows:
-            labels = []
-            for col, cell in zip(self.columns, row.cells, strict=True):
-                parts = []
-                for part in cell:
-                    lab = kept_or_new(self._spare_cells, lambda: CellLabel(size_hint=(None, None)))
-                    lab.text, lab.color = part.text, part.colour
-                    lab.bold, lab.font_size = self._bold(col, part), sizes[col.kind]
-                    self.add_widget(lab)
-                    parts.append(lab)
-                labels.append(parts)
-            self._cells.append(labels)
+        if self.rows:
+            for c, col in enumerate(self.columns):
+                lab = kept_or_new(self._spare_cells,
+                                  lambda: CellLabel(size_hint=(None, None), markup=True))
+                lab.font_size, lab.bold = sizes[col.kind], self._all_bold(c)
+                lab.halign = "left" if col.align == "left" else "center"
+                lab.text = self._column_text(c, self.tight)
+                self.add_widget(lab)
+                self._cells.append(lab)
         self._layout()
 
     # --- measuring --------------------------------------------------------------------
@@ -181,6 +189,31 @@ class ScoreTable(Widget):
     @staticmethod
     def _text(col: Column, part: Part, tight: bool) -> str:
         return part.text.replace(" ", "") if tight and col.kind == "artifacts" else part.text
+
+    def _all_bold(self, c: int) -> bool:
+        col = self.columns[c]
+        return all(self._bold(col, part) for row in self.rows for part in row.cells[c])
+
+    def _column_text(self, c: int, tight: bool) -> str:
+        """Column ``c``'s cells, a line a row, in Kivy's markup: bold parts in
+        ``[b]`` unless the whole column is bold (the label's own weight then:
+        each weight and size the label uses opens a font face, kept for good)."""
+        col = self.columns[c]
+        all_bold = self._all_bold(c)
+        # the space between a cell's parts is of the column's own weight, for
+        # the same reason
+        space = "" if tight else " " if all_bold or not STYLES[col.kind][1] else "[b] [/b]"
+        lines = []
+        for row in self.rows:
+            parts = []
+            for part in row.cells[c]:
+                text = f"[color={get_hex_from_color(part.colour)}]" \
+                       f"{escape_markup(self._text(col, part, tight))}[/color]"
+                bold = self._bold(col, part) and not all_bold
+                parts.append(f"[b]{text}[/b]" if bold else text)
+            # a no-break space keeps an empty cell's line as tall as the others
+            lines.append(space.join(parts) if any(p.text for p in row.cells[c]) else "\u00a0")
+        return "\n".join(lines)
 
     def _sizes(self, scale: float) -> dict[str, float]:
         # Whole even pixels: Kivy opens a font face per size and keeps it, so
@@ -260,7 +293,10 @@ class ScoreTable(Widget):
         x0 = self.x + max(0.0, (self.width - used) / 2)
         head_h = self._header_height(tight)
         line = self._row_height(scale)
-        row_h = max(line, min(line * 1.45, (self.height - head_h) / len(self.rows)))
+        # whole pixels: Kivy cuts a line's height to whole pixels, and the
+        # columns' lines must keep to the rows drawn here
+        room = (self.height - head_h) / len(self.rows)
+        row_h = float(math.floor(max(line, min(line * 1.45, room))))
         total_h = head_h + row_h * len(self.rows)
         # y + height, not self.top: an alias Kivy updates after this size callback
         top = self.y + self.height - max(0.0, (self.height - total_h) / 2)
@@ -287,22 +323,19 @@ class ScoreTable(Widget):
                 Rectangle(pos=(x0, y + dp(1)), size=(used, row_h - dp(2)))
                 Color(*row.colour)
                 Rectangle(pos=(x0, y + dp(1)), size=(self.bar, row_h - dp(2)))
-        for r, (row, labels) in enumerate(zip(self.rows, self._cells, strict=True)):
-            y = top - head_h - (r + 1) * row_h
-            for c, parts in enumerate(labels):
-                col = self.columns[c]
-                size = sizes[col.kind]
-                space = 0 if tight else self._space(col, size)
-                for lab, part in zip(parts, row.cells[c], strict=True):
-                    lab.text = self._text(col, part, tight)
-                part_ws = [text_size(lab.text, size, lab.bold)[0] + dp(1) for lab in parts]
-                cell_w = sum(part_ws) + space * max(0, len(parts) - 1)
-                px = self._aligned(xs[c], widths[c], cell_w, col.align)
-                for lab, w in zip(parts, part_ws, strict=True):
-                    lab.font_size = size
-                    lab.size = (w, row_h)
-                    lab.pos = (px, y)
-                    px += w + space
+        rows_h = row_h * len(self.rows)
+        for c, lab in enumerate(self._cells):
+            col = self.columns[c]
+            size = sizes[col.kind]
+            line = line_height(size)
+            lab.font_size = size
+            lab.line_height = (row_h + 0.01) / line  # not a hair under row_h, once cut
+            lab.text = self._column_text(c, tight)
+            lab.texture_update()
+            lab.drop = (row_h - line) / 2
+            w = lab.texture_size[0]
+            lab.size = (w, rows_h)
+            lab.pos = (self._aligned(xs[c], widths[c], w, col.align), top - head_h - rows_h)
 
     @staticmethod
     def _aligned(x: float, room: float, w: float, align: str) -> float:
