@@ -13,9 +13,19 @@ import pytest
 
 from tests.helpers import load_bench
 from vision.decode import Decoder, FrameReads, Read, thumbnail
-from vision.roi import SEARCH_AFTER, Detail, Spot, _reduce, crop, window_box, zoom_for
+from vision.roi import (
+    FIELD_MM,
+    REACH_MM,
+    SEARCH_AFTER,
+    Detail,
+    Spot,
+    _reduce,
+    crop,
+    window_box,
+    zoom_for,
+)
 from vision.scanner import STILL_FRAMES, STILL_STRIDE, Scanner
-from vision.sources import NoSource, TwoStreamSource
+from vision.sources import CameraSettings, NoSource, TwoStreamSource
 
 photo = load_bench("photo")
 FULL = (2304, 1296)
@@ -71,21 +81,115 @@ def test_a_card_read_near_the_windows_middle_leaves_the_window_where_it_is() -> 
 
     spot = Spot()
     window = Detail(np.zeros((480, 640), np.uint8), (832, 408), FULL, FULL[0] / LORES[0])
-    spot.follow(read_at(330, 235), window)
-    assert spot.centre == (832 + 330, 408 + 235)  # the first read places it
+    spot.follow(read_at(330, 235), window)  # 10 px off home: the window stays there
+    assert spot.centre is None and spot.at(FULL) == (1152, 648)
     spot.follow(read_at(333, 238), window)  # 13 px of 640 off the middle
-    assert spot.centre == (832 + 330, 408 + 235)
-    spot.follow(read_at(420, 240), window)  # 100 px: more than an eighth
-    assert spot.centre == (832 + 420, 408 + 240)
+    assert spot.centre is None
+    spot.follow(read_at(400, 240), window)  # 80 px: more than an eighth
+    assert spot.centre == (832 + 400, 408 + 240)
     assert spot.zoom == 1  # 4.8 px a module
+    assert spot.px_per_mm == pytest.approx(4.0)  # 100 px for the 25 mm QR
 
 
-def test_a_card_beside_the_window_is_found_on_the_whole_field() -> None:
-    placed, spot = run("SPIDER2", (400, 300), 5.0, 8)
-    # the middle window sees table only; after two decodes with nothing read the
-    # whole field's strongest region moves it there
+def test_a_card_nudged_far_takes_the_window_no_further_than_the_zone() -> None:
+    def read_at(x: float, y: float) -> FrameReads:
+        corners = ((x - 50, y - 50), (x + 50, y - 50), (x + 50, y + 50), (x - 50, y + 50))
+        return FrameReads((Read("IG:T11A", "T11A", corners, "zxing"),))
+
+    spot = Spot()
+    window = Detail(np.zeros((480, 640), np.uint8), (832, 408), FULL, FULL[0] / LORES[0])
+    spot.follow(read_at(600, 400), window)  # 4 px a mm: 112 and 41 mm off home
+    # the window stays inside REACH_MM (400 px) of home: its middle 80 px off
+    # across (the window is 640 wide), and 160 down, where the card is
+    assert spot.centre == (1152 + REACH_MM * 4 - 320, 408 + 400)
+
+
+def test_a_card_beside_the_window_is_found_near_home() -> None:
+    placed, spot = run("SPIDER2", (752, 560), 5.0, 8)  # 80 mm left of home
+    # the middle window sees table only; the zone around home, searched in the
+    # field, holds a sticker-like region: the window goes there
     assert placed and placed[0] <= SEARCH_AFTER + 3
-    assert spot.centre is not None and abs(spot.centre[0] - 400) < 100
+    assert spot.centre is not None and spot.centre[0] < 1152 - 100  # toward it
+
+
+def test_a_card_far_from_home_is_not_looked_for() -> None:
+    # 150 mm from home, where the path of played cards lies: never the scan spot
+    placed, spot = run("SPIDER2", (400, 300), 5.0, 8)
+    assert placed == [] and spot.centre is None
+
+
+def test_the_field_before_a_read_is_the_one_the_camera_is_set_up_for() -> None:
+    assert CameraSettings().px_per_mm(FULL[0]) == pytest.approx(FULL[0] / FIELD_MM)
+
+
+def scene(labels: list[tuple[str, tuple[int, int]]], px_per_mm: float,
+          seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """A full-resolution grey frame with these labels centred where said, and its lores field."""
+    rng = np.random.default_rng(seed)
+    full = np.clip(rng.normal(90, 6, (FULL[1], FULL[0])), 0, 255).astype(np.uint8)
+    k = px_per_mm / (photo.DPI / 25.4)
+    for card, at in labels:
+        small = cv2.resize(photo.printed_labels(25.0, True)[card], None, fx=k, fy=k,
+                           interpolation=cv2.INTER_AREA)
+        h, w = small.shape
+        x0, y0 = at[0] - w // 2, at[1] - h // 2
+        full[y0:y0 + h, x0:x0 + w] = (30 + small.astype(np.float32) * 0.8).astype(np.uint8)
+    return full, cv2.resize(full, LORES, interpolation=cv2.INTER_AREA)
+
+
+def play(steps: list[tuple[int, list[tuple[str, tuple[int, int]]]]],
+         px_per_mm: float = 5.0) -> tuple[list[tuple[int, str]], list[tuple[int, int]]]:
+    """The scanner through a Pi camera's two streams, ``frames`` of each scene in turn:
+    the cards placed (frame, card), and where each frame's window lay."""
+    source = NoSource()
+    source.spot = Spot()
+    placed: list[tuple[int, str]] = []
+    scanner = Scanner(source, lambda c: placed.append((frame, c)), decoder=Decoder())
+    origins = []
+    frame = 0
+    for count, labels in steps:
+        for _ in range(count):
+            full, lores = scene(labels, px_per_mm, seed=frame)
+            spot = source.spot
+            detail = crop(full, spot.at(FULL), FULL[0] / LORES[0], zoom=spot.zoom,
+                          look=spot.look)
+            origins.append(detail.origin)
+            scanner.process(lores, detail)
+            frame += 1
+    return placed, origins
+
+
+HOME = (1152, 648)
+
+
+def test_a_card_laid_beside_the_card_read_is_read_too() -> None:
+    # The last card stays on the spot and the next is laid 60 mm beside it:
+    # the window read the last card only, and never looked for the next.
+    old, new = ("T9", HOME), ("SPIDER2", (HOME[0] + 300, HOME[1] + 50))
+    placed, _ = play([(6, [old]), (8, [old, new])])
+    assert [c for _, c in placed] == ["T9", "SPIDER2"]
+    assert placed[1][0] <= 6 + 4  # within 4 frames of being laid
+
+
+def test_a_card_laid_on_the_spot_is_read_with_the_path_in_view() -> None:
+    # The path of played cards 150 mm beside the spot; the last card is moved
+    # onto it and the next one laid on the spot.  The window must not go to
+    # the path (a card there is read as one laid, and keeps the window there).
+    path = [("FIRE1", (HOME[0] - 750, HOME[1])), ("SNAKE1", (HOME[0] + 750, HOME[1] - 100))]
+    moved = ("T9", (HOME[0] + 750, HOME[1] + 350))
+    placed, origins = play([(4, [*path, ("T9", HOME)]), (8, [*path, moved]),
+                            (6, [*path, moved, ("SPIDER2", HOME)])])
+    assert [c for _, c in placed] == ["T9", "SPIDER2"]
+    assert placed[1][0] <= 12 + 3
+    assert all(abs(x + 320 - HOME[0]) <= 200 and abs(y + 240 - HOME[1]) <= 200
+               for x, y in origins)
+
+
+def test_a_card_nudged_on_the_spot_is_followed_and_reported_once() -> None:
+    at = [("T9", (HOME[0] + dx, HOME[1] + dx // 2)) for dx in (0, 50, 100, 150)]
+    placed, origins = play([(4, [at[0]]), (1, [at[1]]), (1, [at[2]]), (8, [at[3]])])
+    assert placed == [(1, "T9")]
+    assert origins[-1][0] > origins[0][0]  # the window followed it
 
 
 def test_a_camera_low_over_the_table_learns_to_reduce_its_window() -> None:

@@ -9,13 +9,31 @@ binned resolution (``main``: Camera Module 3 2304x1296, Module 2 1640x1232),
 big as a 640x480 frame is copied and decoded: the decoder's cost stays that
 of a 640x480 frame, and its modules are 3.6 times wider.
 
-Where the window goes (:class:`Spot`): at first on the middle of the field
-(the camera is mounted over the scan spot); then wherever a card was read
-(found once, and tracked: a card nudged or put down a little aside moves the
-window with it).  While nothing is read in the window, the strongest
-sticker-like region of the low-resolution frame
-(:func:`vision.decode.candidates`) moves it there: a card put down beside the
-window is found within a frame or two.
+Where the window goes (:class:`Spot`): home, the scan spot, which is the
+middle of the field (the camera is mounted over it), or near it, never
+further than the scan zone, :data:`REACH_MM` (100 mm) from home along each
+axis.  A card nudged or put down a little aside is read and followed there;
+when nothing is read the window goes back home.  The field around it is a
+table with the path of cards already played, each with its sticker: a window
+free to go to the strongest sticker-like region anywhere settled on a path
+card (read as laid, and kept there by its reads) and a card then laid on the
+spot went unread.  Why 100 mm: a card laid beside the last one, partly on the
+spot, lies 45 to 75 mm from it, its symbols up to 95 mm from home; a path
+card 120 mm away has its symbols' near edge 105 mm away (half the 25 mm QR
+and its quiet zone), 100 mm or more even turned across; and the path
+usually lies 12 to 20 cm from the spot.  At 25 to 45 cm a 640x480 window at
+zoom 1 covers 90 to 160 mm of table, so following a card moves it at most
+55 to 20 mm off home: a window reaches the zone's edge, never past it.
+
+The zone of the low-resolution frame (``lores``, the whole field) is watched:
+when it changed and came to rest (its 16x16-block thumbnail, as the decoder
+judges a window's), its sticker-like regions (:func:`vision.decode.candidates`)
+that the window does not hold are looked at: the window goes to the
+strongest, or between it and the card read when one window holds both (a
+card laid beside the last one, which stays where it is).  A region read in
+vain for :data:`SEARCH_AFTER` decodes is not gone to again until the zone
+changes.  A still scene moves nothing: a moved window looks changed, and is
+decoded instead of skipped (:meth:`vision.decode.Decoder.wants`).
 
 How much it covers (``zoom``): a camera low over the table has QR modules of
 7 to 12 full-resolution pixels, too wide and too blurred for the decoder,
@@ -27,6 +45,7 @@ for; each card read sets it from the modules it measured.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -37,16 +56,16 @@ import numpy.typing as npt
 from vision.stickers import MICRO_RATIO
 
 if TYPE_CHECKING:  # the decoder loads OpenCV: the frame sources do not need it to start
-    from vision.decode import FrameReads
+    from vision.decode import FrameReads, Read
 
 Point = tuple[float, float]
 
 #: The window's size in full-resolution pixels: what a 640x480 frame costs.
 WINDOW = (640, 480)
-#: Decoded frames with no card read in the window after which the
-#: low-resolution frame is searched for a sticker elsewhere; and, while none
-#: is read, the frames between two searches (the decoder skips a still scene).
-SEARCH_AFTER, SEARCH_EVERY = 2, 8
+#: Decoded frames at a region the window went to with nothing read there
+#: after which it is given up (the decoder retries an unread window once, a
+#: frame later: ``vision.decode._next_wait``).
+SEARCH_AFTER = 2
 #: Pixels a QR module wants at least in the decoded window (bench/photo.py
 #: --capture: reads fall below 3): a window whose modules are more than twice
 #: that is taken from a wider area and reduced (``zoom``), up to 3 times.
@@ -58,8 +77,27 @@ RETRY_ZOOM_EVERY = 64
 #: How far off the window's middle a card is read, as a share of the window's
 #: side, before the window moves to it (an eighth: the label stays whole inside).
 RECENTRE_OFF = 1 / 8
-#: A sticker's QR module in mm (25 mm across 21 modules), for the first zoom.
+#: A sticker's QR module in mm (25 mm across 21 modules), for the first zoom
+#: and the table's scale.
 MODULE_MM = 25.0 / 21
+#: The scan zone: how far from home, in mm on the table along each axis, the
+#: window may reach (see the module docstring for why 100).
+REACH_MM = 100.0
+#: Half the side of what a symbol needs whole in a window (the 25 mm QR and
+#: its quiet zone, and a little): a region this far inside a window is in it.
+SYMBOL_MM = 17.0
+#: A region this near a card read, or a region visited in vain, is that one.
+NEAR_MM = 25.0
+#: A region the window went to is read when a card is read this near it (a
+#: label's two symbols are 36 mm apart: the region may be either).
+LABEL_MM = 45.0
+#: A move smaller than this share of the window's side is not made: a still
+#: scene would look changed for nothing (half of RECENTRE_OFF).
+STAY = RECENTRE_OFF / 2
+#: The field across, in mm, before a card read measures the table's scale:
+#: Camera Module 3's 66 degrees at the deployment's 35 cm
+#: (:class:`vision.sources.CameraSettings`; a test keeps the two the same).
+FIELD_MM = 2 * 350.0 * math.tan(math.radians(33.0))
 
 
 def zoom_for(px_per_mm: float) -> int:
@@ -162,86 +200,236 @@ def crop(full: npt.NDArray[np.uint8], centre: Point, scale: float,
 
 
 class Spot:
-    """Where the next window goes (see the module docstring).
+    """Where the next window goes (see the module docstring): at home, or
+    near it, never out of the scan zone (:data:`REACH_MM` around home).
+
+    ``home`` is the scan spot in full-resolution pixels (None: the middle of
+    the field, over which the camera is mounted); ``px_per_mm`` the
+    full-resolution pixels a millimetre of table, which sizes the zone (None:
+    a field :data:`FIELD_MM` across, until a card read measures it).
 
     Thread-safe enough for its use: the scanner thread moves it, the camera's
     thread reads :attr:`centre` (one tuple, replaced whole).
     """
 
-    def __init__(self, size: tuple[int, int] = WINDOW, zoom: int = 1) -> None:
+    def __init__(self, size: tuple[int, int] = WINDOW, zoom: int = 1,
+                 px_per_mm: float | None = None, home: Point | None = None) -> None:
         self.size = size
-        self.centre: Point | None = None  # None: the middle of the field
+        self.home = home
+        self.centre: Point | None = None  # None: at home
         self.zoom = zoom  # see crop(); set by each card read
+        self.px_per_mm = px_per_mm  # set by the camera, then by each card read
         #: Whether the scanner wants a window's pixels (set by the scanner);
         #: None: every window is cut.
         self.look: Look | None = None
         self._unread = 0  # decoded frames in a row with no card read in the window
         self._since_zoom = 0  # frames since the zoom was last tried or learned
-        self._since_search = 0  # frames since the whole field was last searched
+        self._module = 0.0  # the last card's QR module in full-resolution pixels
+        self._zone: npt.NDArray[np.uint8] | None = None  # the zone's thumbnail, last frame
+        self._searched: npt.NDArray[np.uint8] | None = None  # ... when it was last searched
+        self._visit: Point | None = None  # a region the window went to, not read yet
+        self._vain = 0  # decoded frames at the visit with nothing read there
+        self._tried: list[Point] = []  # regions visited in vain since the zone last changed
 
     def at(self, full: tuple[int, int]) -> Point:
         """The window's centre for a frame of size ``full``."""
-        return self.centre if self.centre is not None else (full[0] / 2, full[1] / 2)
+        return self.centre if self.centre is not None else self.home_at(full)
+
+    def home_at(self, full: tuple[int, int]) -> Point:
+        """Home for a frame of size ``full``."""
+        return self.home if self.home is not None else (full[0] / 2, full[1] / 2)
+
+    def scale_at(self, full: tuple[int, int]) -> float:
+        """Full-resolution pixels a millimetre of table, for a frame of size ``full``."""
+        return self.px_per_mm if self.px_per_mm else full[0] / FIELD_MM
+
+    def zone(self, full: tuple[int, int]) -> tuple[float, float, float, float]:
+        """The scan zone's left, top, right and bottom (full-resolution pixels)."""
+        hx, hy = self.home_at(full)
+        reach = REACH_MM * self.scale_at(full)
+        return hx - reach, hy - reach, hx + reach, hy + reach
 
     def follow(self, reads: FrameReads, detail: Detail,
                lores: npt.NDArray[np.uint8] | None = None) -> None:
-        """Move the spot after ``reads`` (in window pixels) of ``detail``'s window."""
+        """Move the spot after ``reads`` (in window pixels) of ``detail``'s window;
+        ``lores`` is the whole field, searched near home when it changed."""
         x0, y0 = detail.origin
         z = detail.zoom
+        w, h = detail.extent
+        box = (x0, y0, x0 + z * w, y0 + z * h)
         self._since_zoom += 1
-        self._since_search += 1
         cards = [r for r in reads.reads if r.card is not None]
+        read = [(x0 + z * r.center[0], y0 + z * r.center[1]) for r in cards]
         if cards:
-            xs = [r.center[0] for r in cards]
-            ys = [r.center[1] for r in cards]
-            read_at = (x0 + z * sum(xs) / len(xs), y0 + z * sum(ys) / len(ys))
+            self._learn(cards, z)
+            self._unread = self._since_zoom = 0
+        elif not reads.skipped:
+            self._unread += 1
+        fresh = self._settled_change(lores, detail)
+        gave_up = False
+        if self._visit is not None and not reads.skipped:
+            mm = self.scale_at(detail.full)
+            if any(math.dist(p, self._visit) <= LABEL_MM * mm for p in read):
+                self._visit = None  # a card there: it is followed as any other
+            else:
+                self._vain += 1
+                if self._vain >= SEARCH_AFTER:  # the decoder has had its retry
+                    self._tried.append(self._visit)
+                    self._visit, gave_up = None, True
+        if self._visit is not None:
+            return  # the window stays at the region it went to until it is read or given up
+        if cards:
+            read_at = (sum(p[0] for p in read) / len(read), sum(p[1] for p in read) / len(read))
+            if fresh:
+                regions = self._search(lores, detail, box, read)
+                if regions:
+                    # something new near home beside the card read: a window
+                    # holding both if one can, else the new one
+                    self._visit = regions[0]
+                    self._move(self._both(read_at, regions[0], detail), detail.full)
+                    return
             # A card read well inside the window leaves it where it is: the
             # corners a decoder finds move by a pixel or two from frame to
             # frame, and a window following them would make a resting card look
             # changed in every frame, decoded each time instead of skipped.
-            w, h = detail.extent
-            off_x = abs(read_at[0] - (x0 + z * w / 2)) / (z * w)
-            off_y = abs(read_at[1] - (y0 + z * h / 2)) / (z * h)
-            if self.centre is None or max(off_x, off_y) > RECENTRE_OFF:
-                self.centre = read_at
-            # the QR's modules at full resolution set how much to reduce (a
-            # Micro QR's are MICRO_RATIO * 21 / 17 times as wide); a zoom that
-            # keeps them between MODULE_PX and 2.5 times that is kept, so a
-            # module measured at the edge of two zooms does not flip between them
-            module = z * max(r.size / (21 * (MICRO_RATIO if r.modules == 17 else 1.0))
-                             for r in cards)
-            now = module / self.zoom
-            if not ((now >= MODULE_PX or self.zoom == 1)
-                    and (now < 2.5 * MODULE_PX or self.zoom == MAX_ZOOM)):
-                self.zoom = max(1, min(MAX_ZOOM, int(module / MODULE_PX)))
-            self._unread = self._since_zoom = 0
+            off_x = abs(read_at[0] - (box[0] + box[2]) / 2) / (box[2] - box[0])
+            off_y = abs(read_at[1] - (box[1] + box[3]) / 2) / (box[3] - box[1])
+            if self.centre is None or gave_up or max(off_x, off_y) > RECENTRE_OFF:
+                self._move(read_at, detail.full)
             return
-        if not reads.skipped:
-            self._unread += 1
-        # decoded with nothing sticker-like in the window, or twice with nothing
-        # read: look at the whole field; and every SEARCH_EVERY frames anyway
-        decoded_in_vain = not reads.skipped and (
-            not reads.candidates or self._unread >= SEARCH_AFTER)
-        if not decoded_in_vain and self._since_search < SEARCH_EVERY:
-            return
-        self._since_search = 0
         if self._since_zoom >= RETRY_ZOOM_EVERY:
             # nothing read at this zoom for a while: try the next (a camera
             # lower than it was set up for has modules too wide and blurred)
             self.zoom = self.zoom % MAX_ZOOM + 1
             self._since_zoom = 0
+        if not (fresh or gave_up):
+            return  # a still scene's window stays where it is
+        regions = self._search(lores, detail, box, read)
+        if regions:
+            self._visit = regions[0]
+            self._move(regions[0], detail.full)
+        elif self.centre is not None:
+            self.centre, self._vain = None, 0  # nothing new near home: back home
+
+    def _learn(self, cards: list[Read], z: int) -> None:
+        """The zoom and the table's scale from the QR modules of ``cards``."""
+        # the QR's modules at full resolution set how much to reduce (a
+        # Micro QR's are MICRO_RATIO * 21 / 17 times as wide); a zoom that
+        # keeps them between MODULE_PX and 2.5 times that is kept, so a
+        # module measured at the edge of two zooms does not flip between them
+        module = z * max(r.size / (21 * (MICRO_RATIO if r.modules == 17 else 1.0))
+                         for r in cards)
+        now = module / self.zoom
+        if not ((now >= MODULE_PX or self.zoom == 1)
+                and (now < 2.5 * MODULE_PX or self.zoom == MAX_ZOOM)):
+            self.zoom = max(1, min(MAX_ZOOM, int(module / MODULE_PX)))
+        self._module = module
+        # the table's scale, kept unless it changed by more than a few per cent:
+        # the zone and the window's bounds do not move by a pixel with each read
+        measured = module / MODULE_MM
+        if not self.px_per_mm or abs(measured / self.px_per_mm - 1) > 0.05:
+            self.px_per_mm = measured
+
+    def _settled_change(self, lores: npt.NDArray[np.uint8] | None, detail: Detail) -> bool:
+        """Whether the zone of ``lores`` is as in the last frame and not as when
+        it was last searched: something changed near home and came to rest."""
         if lores is None:
-            return
+            return False
+        from vision.decode import UNCHANGED_LEVELS, thumbnail, to_gray
+
+        lx0, ly0, lx1, ly1 = self._zone_in(lores, detail)
+        thumb = thumbnail(to_gray(lores[ly0:ly1, lx0:lx1]))
+
+        def same(a: npt.NDArray[np.uint8] | None) -> bool:
+            return (a is not None and a.shape == thumb.shape
+                    and cv2_norm(a, thumb) <= UNCHANGED_LEVELS)
+
+        settled = same(self._zone)
+        self._zone = thumb
+        if not settled or same(self._searched):
+            return False
+        self._searched = thumb
+        self._tried = []  # a new scene: what was unreadable may be read now
+        return True
+
+    def _zone_in(self, lores: npt.NDArray[np.uint8], detail: Detail) -> tuple[int, int, int, int]:
+        """The scan zone in ``lores`` pixels, inside it."""
+        lh, lw = lores.shape[:2]
+        zx0, zy0, zx1, zy1 = (v / detail.scale for v in self.zone(detail.full))
+        return (max(0, int(zx0)), max(0, int(zy0)), min(lw, math.ceil(zx1)),
+                min(lh, math.ceil(zy1)))
+
+    def _search(self, lores: npt.NDArray[np.uint8] | None, detail: Detail,
+                box: tuple[float, float, float, float], read: list[Point]) -> list[Point]:
+        """Sticker-like regions in the zone of ``lores`` (full-resolution
+        pixels, strongest first) that the window does not hold, that are no
+        card read and were not visited in vain."""
+        if lores is None:
+            return []
         from vision.decode import candidates, to_gray
 
-        points, _strength = candidates(to_gray(lores), k=1)
-        if not points:
+        lx0, ly0, lx1, ly1 = self._zone_in(lores, detail)
+        points, _strength = candidates(to_gray(lores[ly0:ly1, lx0:lx1]), k=3)
+        mm = self.scale_at(detail.full)
+        out = []
+        for px, py in points:
+            p = ((lx0 + px) * detail.scale, (ly0 + py) * detail.scale)
+            if (self._covers(box, p, mm)
+                    or any(math.dist(p, q) <= NEAR_MM * mm for q in read + self._tried)):
+                continue
+            out.append(p)
+        return out
+
+    @staticmethod
+    def _covers(box: tuple[float, float, float, float], p: Point, mm: float) -> bool:
+        """Whether a symbol at ``p`` lies whole in the window ``box``."""
+        mx = min(SYMBOL_MM * mm, (box[2] - box[0]) / 4)
+        my = min(SYMBOL_MM * mm, (box[3] - box[1]) / 4)
+        return box[0] + mx <= p[0] <= box[2] - mx and box[1] + my <= p[1] <= box[3] - my
+
+    def _both(self, card: Point, region: Point, detail: Detail) -> Point:
+        """Where the window goes for a new ``region`` beside a ``card`` read:
+        between the two when a window holds both (reduced once more if its
+        modules stay :data:`MODULE_PX` wide), else on the region."""
+        full, mm = detail.full, self.scale_at(detail.full)
+        mid = ((card[0] + region[0]) / 2, (card[1] + region[1]) / 2)
+        zooms = [self.zoom] + ([self.zoom + 1] if self.zoom < MAX_ZOOM
+                               and self._module / (self.zoom + 1) >= MODULE_PX else [])
+        for zoom in zooms:
+            size = (self.size[0] * zoom, self.size[1] * zoom)
+            zx0, zy0, zx1, zy1 = self.zone(full)
+            if zoom != self.zoom and (size[0] > zx1 - zx0 or size[1] > zy1 - zy0):
+                break  # a wider window would reach out of the zone
+            box = window_box(self._bounded(mid, full, zoom), full, size)
+            if self._covers(box, card, mm) and self._covers(box, region, mm):
+                self.zoom = zoom
+                return mid
+        return region
+
+    def _bounded(self, p: Point, full: tuple[int, int], zoom: int | None = None) -> Point:
+        """``p``, moved as little as needed for the window around it to stay in the zone."""
+        zoom = self.zoom if zoom is None else zoom
+        hx, hy = self.home_at(full)
+        zx0, zy0, zx1, zy1 = self.zone(full)
+        half_w, half_h = self.size[0] * zoom / 2, self.size[1] * zoom / 2
+        x = hx if zx1 - zx0 <= 2 * half_w else min(max(p[0], zx0 + half_w), zx1 - half_w)
+        y = hy if zy1 - zy0 <= 2 * half_h else min(max(p[1], zy0 + half_h), zy1 - half_h)
+        return x, y
+
+    def _move(self, p: Point, full: tuple[int, int]) -> None:
+        """The window to ``p``, in the zone; not by a few pixels (a still scene
+        would look changed)."""
+        new = self._bounded(p, full)
+        old = self.at(full)
+        self._vain = 0
+        if (abs(new[0] - old[0]) <= self.size[0] * self.zoom * STAY
+                                and abs(new[1] - old[1]) <= self.size[1] * self.zoom * STAY):
             return
-        px, py = points[0][0] * detail.scale, points[0][1] * detail.scale
-        bx0, by0, bx1, by1 = window_box(self.at(detail.full), detail.full,
-                                        (self.size[0] * z, self.size[1] * z))
-        # a region already well inside the window stays where it is: moving
-        # the window would make a still scene look changed
-        margin_x, margin_y = (bx1 - bx0) / 4, (by1 - by0) / 4
-        if not (bx0 + margin_x <= px <= bx1 - margin_x and by0 + margin_y <= py <= by1 - margin_y):
-            self.centre = (px, py)
+        self.centre = new
+
+
+def cv2_norm(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> float:
+    """The largest difference between two thumbnails."""
+    import cv2
+
+    return float(cv2.norm(a, b, cv2.NORM_INF))

@@ -448,8 +448,10 @@ class PiCamera(TwoStreamSource):
             self.controls = picamera_controls(self.settings, dict(cam.camera_controls))
             if self.detail:
                 self.sizes = main, lores = stream_sizes(tuple(cam.sensor_resolution), self.width)
-                if self.spot is not None and self.spot.centre is None:
-                    self.spot.zoom = zoom_for(self.settings.px_per_mm(main[0]))
+                if self.spot is not None and self.spot.px_per_mm is None:
+                    # what the camera is set up for, until a card read measures it
+                    self.spot.px_per_mm = self.settings.px_per_mm(main[0])
+                    self.spot.zoom = zoom_for(self.spot.px_per_mm)
                 # YUV420: its first plane is the grey image, with no conversion;
                 # a lores stream must be YUV420 on a Pi 4.
                 config = cam.create_video_configuration(
