@@ -16,6 +16,7 @@ from vision.decode import Decoder, FrameReads, Read, thumbnail
 from vision.roi import (
     FIELD_MM,
     REACH_MM,
+    RETRY_ZOOM_EVERY,
     SEARCH_AFTER,
     Detail,
     Spot,
@@ -102,6 +103,22 @@ def test_a_card_nudged_far_takes_the_window_no_further_than_the_zone() -> None:
     # the window stays inside REACH_MM (400 px) of home: its middle 80 px off
     # across (the window is 640 wide), and 160 down, where the card is
     assert spot.centre == (1152 + REACH_MM * 4 - 320, 408 + 400)
+
+
+def test_a_window_wider_than_the_zone_is_not_tried_once_a_card_measured_the_table() -> None:
+    # An empty spot for a while tries the other zooms (a camera lower than it
+    # was set up for); once a card measured the table, not one whose window
+    # reaches past the zone: it would read the path's cards.
+    corners = ((270.0, 190.0), (370.0, 190.0), (370.0, 290.0), (270.0, 290.0))
+    window = Detail(np.zeros((480, 640), np.uint8), (832, 408), FULL, FULL[0] / LORES[0])
+    measured = Spot()
+    measured.follow(FrameReads((Read("IG:T11A", "T11A", corners, "zxing"),)), window)
+    never = Spot()  # a field 455 mm across: 1280 px is 253 mm, wider than the zone
+    for _ in range(RETRY_ZOOM_EVERY + 1):
+        measured.follow(FrameReads(), window)
+        never.follow(FrameReads(), window)
+    assert measured.zoom == 1  # 4 px a mm: a 1280 px window is 320 mm, the zone 200
+    assert never.zoom == 2
 
 
 def test_a_card_beside_the_window_is_found_near_home() -> None:

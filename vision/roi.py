@@ -225,6 +225,7 @@ class Spot:
         self._unread = 0  # decoded frames in a row with no card read in the window
         self._since_zoom = 0  # frames since the zoom was last tried or learned
         self._module = 0.0  # the last card's QR module in full-resolution pixels
+        self._measured = False  # whether a card read has measured the table's scale
         self._zone: npt.NDArray[np.uint8] | None = None  # the zone's thumbnail, last frame
         self._searched: npt.NDArray[np.uint8] | None = None  # ... when it was last searched
         self._visit: Point | None = None  # a region the window went to, not read yet
@@ -299,8 +300,13 @@ class Spot:
             return
         if self._since_zoom >= RETRY_ZOOM_EVERY:
             # nothing read at this zoom for a while: try the next (a camera
-            # lower than it was set up for has modules too wide and blurred)
-            self.zoom = self.zoom % MAX_ZOOM + 1
+            # lower than it was set up for has modules too wide and blurred);
+            # once a card measured the table, only a window inside the zone
+            # (a wider one would read the path's cards)
+            zooms = [z for z in range(1, MAX_ZOOM + 1)
+                     if not self._measured or self._inside(z, detail.full)]
+            later = [z for z in zooms if z > self.zoom]
+            self.zoom = later[0] if later else zooms[0] if zooms else self.zoom
             self._since_zoom = 0
         if not (fresh or gave_up):
             return  # a still scene's window stays where it is
@@ -324,6 +330,7 @@ class Spot:
                 and (now < 2.5 * MODULE_PX or self.zoom == MAX_ZOOM)):
             self.zoom = max(1, min(MAX_ZOOM, int(module / MODULE_PX)))
         self._module = module
+        self._measured = True
         # the table's scale, kept unless it changed by more than a few per cent:
         # the zone and the window's bounds do not move by a pixel with each read
         measured = module / MODULE_MM
@@ -396,15 +403,19 @@ class Spot:
         zooms = [self.zoom] + ([self.zoom + 1] if self.zoom < MAX_ZOOM
                                and self._module / (self.zoom + 1) >= MODULE_PX else [])
         for zoom in zooms:
-            size = (self.size[0] * zoom, self.size[1] * zoom)
-            zx0, zy0, zx1, zy1 = self.zone(full)
-            if zoom != self.zoom and (size[0] > zx1 - zx0 or size[1] > zy1 - zy0):
+            if zoom != self.zoom and not self._inside(zoom, full):
                 break  # a wider window would reach out of the zone
+            size = (self.size[0] * zoom, self.size[1] * zoom)
             box = window_box(self._bounded(mid, full, zoom), full, size)
             if self._covers(box, card, mm) and self._covers(box, region, mm):
                 self.zoom = zoom
                 return mid
         return region
+
+    def _inside(self, zoom: int, full: tuple[int, int]) -> bool:
+        """Whether a window at ``zoom`` fits in the zone."""
+        zx0, zy0, zx1, zy1 = self.zone(full)
+        return self.size[0] * zoom <= zx1 - zx0 and self.size[1] * zoom <= zy1 - zy0
 
     def _bounded(self, p: Point, full: tuple[int, int], zoom: int | None = None) -> Point:
         """``p``, moved as little as needed for the window around it to stay in the zone."""
