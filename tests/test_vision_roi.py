@@ -18,6 +18,7 @@ from vision.roi import (
     REACH_MM,
     RETRY_ZOOM_EVERY,
     SEARCH_AFTER,
+    SYMBOL_MM,
     Detail,
     Spot,
     _reduce,
@@ -100,9 +101,10 @@ def test_a_card_nudged_far_takes_the_window_no_further_than_the_zone() -> None:
     spot = Spot()
     window = Detail(np.zeros((480, 640), np.uint8), (832, 408), FULL, FULL[0] / LORES[0])
     spot.follow(read_at(600, 400), window)  # 4 px a mm: 112 and 41 mm off home
-    # the window stays inside REACH_MM (400 px) of home: its middle 80 px off
-    # across (the window is 640 wide), and 160 down, where the card is
-    assert spot.centre == (1152 + REACH_MM * 4 - 320, 408 + 400)
+    # the window stays inside REACH_MM (400 px) of home and SYMBOL_MM more:
+    # its middle 148 px off across (the window is 640 wide), and 160 down,
+    # where the card is
+    assert spot.centre == (1152 + (REACH_MM + SYMBOL_MM) * 4 - 320, 408 + 400)
 
 
 def test_a_window_wider_than_the_zone_is_not_tried_once_a_card_measured_the_table() -> None:
@@ -117,7 +119,7 @@ def test_a_window_wider_than_the_zone_is_not_tried_once_a_card_measured_the_tabl
     for _ in range(RETRY_ZOOM_EVERY + 1):
         measured.follow(FrameReads(), window)
         never.follow(FrameReads(), window)
-    assert measured.zoom == 1  # 4 px a mm: a 1280 px window is 320 mm, the zone 200
+    assert measured.zoom == 1  # 4 px a mm: a 1280 px window is 320 mm, the zone 234
     assert never.zoom == 2
 
 

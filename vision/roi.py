@@ -412,16 +412,24 @@ class Spot:
                 return mid
         return region
 
-    def _inside(self, zoom: int, full: tuple[int, int]) -> bool:
-        """Whether a window at ``zoom`` fits in the zone."""
+    def bounds(self, full: tuple[int, int]) -> tuple[float, float, float, float]:
+        """What a window may cover (full-resolution pixels): the zone and
+        :data:`SYMBOL_MM` more, so a symbol whose middle is in the zone can
+        be held whole, and a path card's, 120 mm from home, cannot."""
         zx0, zy0, zx1, zy1 = self.zone(full)
-        return self.size[0] * zoom <= zx1 - zx0 and self.size[1] * zoom <= zy1 - zy0
+        more = SYMBOL_MM * self.scale_at(full)
+        return zx0 - more, zy0 - more, zx1 + more, zy1 + more
+
+    def _inside(self, zoom: int, full: tuple[int, int]) -> bool:
+        """Whether a window at ``zoom`` fits in :meth:`bounds`."""
+        bx0, by0, bx1, by1 = self.bounds(full)
+        return self.size[0] * zoom <= bx1 - bx0 and self.size[1] * zoom <= by1 - by0
 
     def _bounded(self, p: Point, full: tuple[int, int], zoom: int | None = None) -> Point:
-        """``p``, moved as little as needed for the window around it to stay in the zone."""
+        """``p``, moved as little as needed for the window around it to stay in :meth:`bounds`."""
         zoom = self.zoom if zoom is None else zoom
         hx, hy = self.home_at(full)
-        zx0, zy0, zx1, zy1 = self.zone(full)
+        zx0, zy0, zx1, zy1 = self.bounds(full)
         half_w, half_h = self.size[0] * zoom / 2, self.size[1] * zoom / 2
         x = hx if zx1 - zx0 <= 2 * half_w else min(max(p[0], zx0 + half_w), zx1 - half_w)
         y = hy if zy1 - zy0 <= 2 * half_h else min(max(p[1], zy0 + half_h), zy1 - half_h)
