@@ -10,20 +10,29 @@ big as a 640x480 frame is copied and decoded: the decoder's cost stays that
 of a 640x480 frame, and its modules are 3.6 times wider.
 
 Where the window goes (:class:`Spot`): home, the scan spot, which is the
-middle of the field (the camera is mounted over it), or near it, never
-further than the scan zone, :data:`REACH_MM` (100 mm) from home along each
-axis.  A card nudged or put down a little aside is read and followed there;
-when nothing is read the window goes back home.  The field around it is a
-table with the path of cards already played, each with its sticker: a window
-free to go to the strongest sticker-like region anywhere settled on a path
-card (read as laid, and kept there by its reads) and a card then laid on the
-spot went unread.  Why 100 mm: a card laid beside the last one, partly on the
-spot, lies 45 to 75 mm from it, its symbols up to 95 mm from home; a path
-card 120 mm away has its symbols' near edge 105 mm away (half the 25 mm QR
-and its quiet zone), 100 mm or more even turned across; and the path
-usually lies 12 to 20 cm from the spot.  At 25 to 45 cm a 640x480 window at
-zoom 1 covers 90 to 160 mm of table, so following a card moves it at most
-55 to 20 mm off home: a window reaches the zone's edge, never past it.
+middle of the field (the camera is mounted over it), or near it: it holds
+no more than the scan zone, the sticker-like regions whose middle lies within
+:data:`REACH_MM` (100 mm) of home along each axis, and :data:`SYMBOL_MM`
+around them so that such a symbol fits whole.  A card nudged or put down a
+little aside is read and followed there; when nothing is read the window
+goes back home.  The field around it is a table with the path of cards
+already played, each with its sticker: a window free to go to the strongest
+sticker-like region anywhere settled on a path card (read as laid, and kept
+there by its reads), and a card then laid on the spot went unread.
+
+Why 100 mm: a card laid beside the last one, partly on the spot, lies 45 to
+75 mm from it, its symbols' middles up to about 80 mm from home; a path card
+120 mm away (the path lies 12 to 20 cm from the spot) has its symbols' near
+edge 107 mm away, never whole in a window that ends at 117 mm, and turned
+across, its nearest symbol's middle 99 mm away (a label's symbols lie 15 and
+21 mm from its middle): 12 cm is the least distance at which a path card
+stays unread, and from 13 cm none is near.  The millimetres are the table's:
+full-resolution pixels a millimetre (``px_per_mm``) come from the height the
+camera is set up for (:class:`vision.sources.CameraSettings`) and are then
+measured by each card read (its QR modules).  At 25, 35 and 45 cm a window at
+zoom 1 covers 90, 126 and 162 mm across (68, 95 and 122 down), so following
+a card moves it at most 72, 54 and 36 mm off home across (83, 70 and 56
+down); a window wider than the zone stays at home.
 
 The zone of the low-resolution frame (``lores``, the whole field) is watched:
 when it changed and came to rest (its 16x16-block thumbnail, as the decoder
