@@ -358,7 +358,7 @@ class Spot:
 
         def same(a: npt.NDArray[np.uint8] | None) -> bool:
             return (a is not None and a.shape == thumb.shape
-                    and cv2_norm(a, thumb) <= UNCHANGED_LEVELS)
+                    and _largest_difference(a, thumb) <= UNCHANGED_LEVELS)
 
         settled = same(self._zone)
         self._zone = thumb
@@ -456,7 +456,7 @@ class Spot:
         self.centre = new
 
 
-def cv2_norm(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> float:
+def _largest_difference(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> float:
     """The largest difference between two thumbnails."""
     import cv2
 
