@@ -413,3 +413,32 @@ def test_a_window_passed_over_on_its_retry_leaves_no_retry_to_the_next_scene() -
     assert not new.skipped and new.reads == () and new.candidates == ()
     retried = decoder.decode(strewn, window=True, thumb=thumbnail(strewn))
     assert not retried.skipped and retried.reads == () and len(retried.candidates) >= 1
+
+
+def test_a_card_read_out_of_the_scan_zone_is_no_card_laid() -> None:
+    # A window wider than the zone (a zoom tried before any card measured the
+    # table, as after a restart with the path in view) holds a path card 130 mm
+    # from home beside the card laid on the spot: the path card is not taken.
+    def read(card: str, x: float, y: float) -> Read:
+        half = 100 / 3 / 2  # the 25 mm QR at 4 px a mm, in the window's pixels
+        corners = ((x - half, y - half), (x + half, y - half), (x + half, y + half),
+                   (x - half, y + half))
+        return Read(f"IG:{card}", card, corners, "zxing")
+
+    # a window of zoom 3 at home: 1920 px across from x = 192, the frame's height
+    on_spot, on_path = read("T9", (1152 - 192) / 3, 216), read("FIRE1", (1152 + 520 - 192) / 3, 216)
+
+    class Both(Decoder):
+        def decode(self, image: object, **_kw: object) -> FrameReads:
+            return FrameReads((on_path, on_spot))
+
+    source = NoSource()
+    source.spot = Spot(zoom=3, px_per_mm=4.0)  # the zone: 400 px around home
+    placed: list[str] = []
+    notices: list[object] = []
+    scanner = Scanner(source, placed.append, notices.append, decoder=Both())
+    window = Detail(np.zeros((432, 640), np.uint8), (192, 0), FULL, FULL[0] / LORES[0], zoom=3)
+    for _ in range(6):
+        scanner.process(np.zeros((LORES[1], LORES[0]), np.uint8), window)
+    assert placed == ["T9"] and notices == []
+    assert source.spot.in_zone(FrameReads((on_path, on_spot)), window).reads == (on_spot,)

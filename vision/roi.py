@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -258,6 +258,18 @@ class Spot:
         hx, hy = self.home_at(full)
         reach = REACH_MM * self.scale_at(full)
         return hx - reach, hy - reach, hx + reach, hy + reach
+
+    def in_zone(self, reads: FrameReads, detail: Detail) -> FrameReads:
+        """``reads`` (in window pixels) of ``detail``'s window without those
+        whose middle is out of the scan zone: a window wider than the zone (a
+        zoom tried before any card measured the table, as after a restart
+        with the path in view) may hold a path card, which is no card laid."""
+        zx0, zy0, zx1, zy1 = self.zone(detail.full)
+        x0, y0 = detail.origin
+        z = detail.zoom
+        kept = tuple(r for r in reads.reads
+                     if zx0 <= x0 + z * r.center[0] <= zx1 and zy0 <= y0 + z * r.center[1] <= zy1)
+        return reads if len(kept) == len(reads.reads) else replace(reads, reads=kept)
 
     def follow(self, reads: FrameReads, detail: Detail,
                lores: npt.NDArray[np.uint8] | None = None) -> None:

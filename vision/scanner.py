@@ -178,6 +178,7 @@ class Scanner:
         else:
             reads = self.decoder.decode(detail.image, window=True, thumb=detail.thumb)
             if self.source.spot is not None:
+                reads = self.source.spot.in_zone(reads, detail)
                 self.source.spot.follow(reads, detail, image)
         self.last = reads
         self._still = self._still + 1 if reads.skipped else 0
