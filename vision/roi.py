@@ -15,7 +15,8 @@ no more than the scan zone, the sticker-like regions whose middle lies within
 :data:`REACH_MM` (100 mm) of home along each axis, and :data:`SYMBOL_MM`
 around them so that such a symbol fits whole.  A card nudged or put down a
 little aside is read and followed there; when nothing is read the window
-goes back home.  The field around it is a table with the path of cards
+goes back home.  A code read with its middle out of the zone is dropped
+(:meth:`Spot.in_zone`): it is no card laid, whatever window held it.  The field around it is a table with the path of cards
 already played, each with its sticker: a window free to go to the strongest
 sticker-like region anywhere settled on a path card (read as laid, and kept
 there by its reads), and a card then laid on the spot went unread.
