@@ -16,9 +16,10 @@ no more than the scan zone, the sticker-like regions whose middle lies within
 around them so that such a symbol fits whole.  A card nudged or put down a
 little aside is read and followed there; when nothing is read the window
 goes back home.  A code read with its middle out of the zone is dropped
-(:meth:`Spot.in_zone`): it is no card laid, whatever window held it.  The field around it is a table with the path of cards
-already played, each with its sticker: a window free to go to the strongest
-sticker-like region anywhere settled on a path card (read as laid, and kept
+(:meth:`Spot.in_zone`): it is no card laid, whatever window held it.  The
+field around it is a table with the path of cards already played, each
+with its sticker: a window free to go to the strongest sticker-like region
+anywhere settled on a path card (read as laid, and kept
 there by its reads), and a card then laid on the spot went unread.
 
 Why 100 mm: a card laid beside the last one, partly on the spot, lies 45 to
