@@ -74,33 +74,32 @@ def test_a_card_in_the_window_is_read_and_the_window_follows_it() -> None:
     assert spot.zoom == 1
 
 
+def read_at(x: float, y: float, card: str = "T11A", half: float = 50) -> Read:
+    """A card's QR read with its middle at ``x``, ``y`` (window pixels), ``2 * half`` across."""
+    corners = ((x - half, y - half), (x + half, y - half), (x + half, y + half),
+               (x - half, y + half))
+    return Read(f"IG:{card}", card, corners, "zxing")
+
+
 def test_a_card_read_near_the_windows_middle_leaves_the_window_where_it_is() -> None:
     # The corners a decoder finds move by a pixel or two from frame to frame; a
     # window following them would make a resting card look new in every frame.
-    def read_at(x: float, y: float) -> FrameReads:
-        corners = ((x - 50, y - 50), (x + 50, y - 50), (x + 50, y + 50), (x - 50, y + 50))
-        return FrameReads((Read("IG:T11A", "T11A", corners, "zxing"),))
-
     spot = Spot()
     window = Detail(np.zeros((480, 640), np.uint8), (832, 408), FULL, FULL[0] / LORES[0])
-    spot.follow(read_at(330, 235), window)  # 10 px off home: the window stays there
+    spot.follow(FrameReads((read_at(330, 235),)), window)  # 10 px off home: the window stays there
     assert spot.centre is None and spot.at(FULL) == (1152, 648)
-    spot.follow(read_at(333, 238), window)  # 13 px of 640 off the middle
+    spot.follow(FrameReads((read_at(333, 238),)), window)  # 13 px of 640 off the middle
     assert spot.centre is None
-    spot.follow(read_at(400, 240), window)  # 80 px: more than an eighth
+    spot.follow(FrameReads((read_at(400, 240),)), window)  # 80 px: more than an eighth
     assert spot.centre == (832 + 400, 408 + 240)
     assert spot.zoom == 1  # 4.8 px a module
     assert spot.px_per_mm == pytest.approx(4.0)  # 100 px for the 25 mm QR
 
 
 def test_a_card_nudged_far_takes_the_window_no_further_than_the_zone() -> None:
-    def read_at(x: float, y: float) -> FrameReads:
-        corners = ((x - 50, y - 50), (x + 50, y - 50), (x + 50, y + 50), (x - 50, y + 50))
-        return FrameReads((Read("IG:T11A", "T11A", corners, "zxing"),))
-
     spot = Spot()
     window = Detail(np.zeros((480, 640), np.uint8), (832, 408), FULL, FULL[0] / LORES[0])
-    spot.follow(read_at(600, 400), window)  # 4 px a mm: 112 and 41 mm off home
+    spot.follow(FrameReads((read_at(600, 400),)), window)  # 4 px a mm: 112 and 41 mm off home
     # the window stays inside REACH_MM (400 px) of home and SYMBOL_MM more:
     # its middle 148 px off across (the window is 640 wide), and 160 down,
     # where the card is
@@ -419,14 +418,11 @@ def test_a_card_read_out_of_the_scan_zone_is_no_card_laid() -> None:
     # A window wider than the zone (a zoom tried before any card measured the
     # table, as after a restart with the path in view) holds a path card 130 mm
     # from home beside the card laid on the spot: the path card is not taken.
-    def read(card: str, x: float, y: float) -> Read:
-        half = 100 / 3 / 2  # the 25 mm QR at 4 px a mm, in the window's pixels
-        corners = ((x - half, y - half), (x + half, y - half), (x + half, y + half),
-                   (x - half, y + half))
-        return Read(f"IG:{card}", card, corners, "zxing")
-
-    # a window of zoom 3 at home: 1920 px across from x = 192, the frame's height
-    on_spot, on_path = read("T9", (1152 - 192) / 3, 216), read("FIRE1", (1152 + 520 - 192) / 3, 216)
+    # a window of zoom 3 at home: 1920 px across from x = 192, the frame's
+    # height; the 25 mm QR at 4 px a mm is 100 / 3 of its pixels across
+    half = 100 / 3 / 2
+    on_spot = read_at((1152 - 192) / 3, 216, "T9", half)
+    on_path = read_at((1152 + 520 - 192) / 3, 216, "FIRE1", half)
 
     class Both(Decoder):
         def decode(self, image: object, **_kw: object) -> FrameReads:
