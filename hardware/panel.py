@@ -80,8 +80,8 @@ class SeatPanel:
             raise ValueError(f"a panel has 1 to {MAX_SEATS} seats, not {len(pins)}")
         twice = clash(pins)
         if twice is not None:
-            n, gpio, part, earlier = twice
-            raise ValueError(f"GPIO {gpio} is used twice: seat{n} {part} and {earlier}")
+            raise ValueError(f"GPIO {twice.gpio} is used twice: seat{twice.seat} {twice.part} "
+                             f"and {twice.earlier}")
         self.pins: tuple[PinsLike, ...] = tuple(pins)
         self._on_press = on_press
         self._debouncer = Debouncer(debounce_s, clock=clock)

@@ -53,18 +53,35 @@ DEFAULT_PINS: tuple[SeatPins, ...] = (
 )
 
 
-def clash(pins: Sequence[PinsLike]) -> tuple[int, int, str, str] | None:
-    """The first GPIO used twice, as (seat number, gpio, its part, the earlier use).
+@dataclass(frozen=True)
+class Clash:
+    """A GPIO used twice: by ``seat``'s ``part``, and before by ``earlier_seat``'s
+    ``earlier_part`` (seats numbered from 1, as on the box)."""
+
+    seat: int
+    gpio: int
+    part: str
+    earlier_seat: int
+    earlier_part: str
+
+    @property
+    def earlier(self) -> str:
+        """The earlier use, as the wiring table says it: "seat1 camp"."""
+        return f"seat{self.earlier_seat} {self.earlier_part}"
+
+
+def clash(pins: Sequence[PinsLike]) -> Clash | None:
+    """The first GPIO used twice, or None.
 
     >>> clash(DEFAULT_PINS) is None
     True
     >>> clash([SeatPins(2, 3, 4), SeatPins(5, 6, 3)])
-    (2, 3, 'led', 'seat1 camp')
+    Clash(seat=2, gpio=3, part='led', earlier_seat=1, earlier_part='camp')
     """
-    used: dict[int, str] = {}
+    used: dict[int, tuple[int, str]] = {}
     for n, seat in enumerate(pins, start=1):
         for part, gpio in (("torch", seat.torch), ("camp", seat.camp), ("led", seat.led)):
             if gpio in used:
-                return n, gpio, part, used[gpio]
-            used[gpio] = f"seat{n} {part}"
+                return Clash(n, gpio, part, *used[gpio])
+            used[gpio] = (n, part)
     return None

@@ -245,16 +245,16 @@ def _pins(r: _Reader) -> tuple[SeatPins, ...]:
         pins[n - 1] = SeatPins(*value)
     twice = clash(pins)
     if twice is not None:
-        n, gpio, part, earlier = twice
-        seat, earlier_part = earlier.split()
+        gpio, part, earlier_part = twice.gpio, twice.part, twice.earlier_part
+        seat, earlier = f"seat{twice.seat}", f"seat{twice.earlier_seat}"
         # Name the seat the file gave, and say which pins are a default it left.
-        if f"seat{n}" not in given and seat in given:
-            raise r.fail(f"[pins] {seat}", f"GPIO {gpio} ({earlier_part}) is seat{n}'s default "
-                         f"{part} pin: give seat{n} pins of its own too")
-        if f"seat{n}" in given and seat not in given:
-            raise r.fail(f"[pins] seat{n}", f"GPIO {gpio} ({part}) is {seat}'s default "
-                         f"{earlier_part} pin: give {seat} pins of its own too")
-        raise r.fail(f"[pins] seat{n}", f"GPIO {gpio} ({part}) is already used by {earlier}")
+        if seat not in given and earlier in given:
+            raise r.fail(f"[pins] {earlier}", f"GPIO {gpio} ({earlier_part}) is {seat}'s default "
+                         f"{part} pin: give {seat} pins of its own too")
+        if seat in given and earlier not in given:
+            raise r.fail(f"[pins] {seat}", f"GPIO {gpio} ({part}) is {earlier}'s default "
+                         f"{earlier_part} pin: give {earlier} pins of its own too")
+        raise r.fail(f"[pins] {seat}", f"GPIO {gpio} ({part}) is already used by {twice.earlier}")
     return tuple(pins)
 
 
