@@ -143,9 +143,9 @@ def test_every_card_sticker_is_a_version_1_symbol_of_its_payload() -> None:
 
 def pdf_pages(pdf: Path, dpi: int) -> list[np.ndarray]:
     prefix = pdf.with_suffix("")
-    subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", "-png", str(pdf), str(prefix)],
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", str(pdf), str(prefix)],
                    check=True)
-    pages = sorted(pdf.parent.glob(prefix.name + "-*.png"))
+    pages = sorted(pdf.parent.glob(prefix.name + "-*.pgm"))
     return [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE) for p in pages]
 
 

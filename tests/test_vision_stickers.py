@@ -40,10 +40,10 @@ def english_afterwards() -> Iterator[None]:
 
 def pages(pdf: Path) -> list[np.ndarray]:
     assert shutil.which("pdftoppm"), "poppler-utils (pdftoppm) is needed: scripts/setup.sh"
-    subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", "-png", str(pdf),
+    subprocess.run(["pdftoppm", "-r", str(DPI), "-gray", str(pdf),
                     str(pdf.with_suffix(""))], check=True, timeout=120)
     return [cv2.imread(str(p), cv2.IMREAD_GRAYSCALE)
-            for p in sorted(pdf.parent.glob(f"{pdf.stem}-*.png"))]
+            for p in sorted(pdf.parent.glob(f"{pdf.stem}-*.pgm"))]
 
 
 def clear(page: np.ndarray, left: float, top: float, side: float, quiet: float,
