@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib.util
 import sqlite3
 import subprocess
@@ -51,6 +52,16 @@ def load_bench(name: str) -> ModuleType:
         sys.modules[key] = module
         spec.loader.exec_module(module)
     return sys.modules[key]
+
+
+@functools.cache
+def japanese_phrases() -> Any:
+    """BudouX's own Japanese parser, the tests' reference for where a line may
+    break: loaded once per process (its model is read from JSON at every load,
+    1.5 ms, and the checks ask for it once per text)."""
+    import budoux
+
+    return budoux.load_default_japanese_parser()
 
 
 def sqlite_connections(monkeypatch: Any) -> list[sqlite3.Connection]:

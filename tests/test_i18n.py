@@ -26,7 +26,7 @@ import pytest
 from babel.messages.catalog import Catalog, Message
 from babel.messages.frontend import parse_keywords
 from babel.messages.pofile import read_po
-from helpers import paced
+from helpers import japanese_phrases, paced
 
 from ui import babel_kv, fonts, i18n_tools
 from ui.kivyfree import i18n
@@ -894,9 +894,7 @@ def _wrong_breaks(text: str, lines: str, room: float, width: Callable[[str], flo
     """The breaks of ``lines`` (``text`` wrapped in ``room``) a Japanese reader
     would not make: inside a BudouX phrase (not at a space) that fits a line,
     before a closing mark or a small kana, after an opening bracket."""
-    import budoux
-
-    parser = budoux.load_default_japanese_parser()
+    parser = japanese_phrases()
     wrong = []
     for paragraph, wrapped in zip(text.split("\n"), _paragraphs(text, lines), strict=True):
         ends, at = set(), 0

@@ -56,7 +56,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from helpers import kivy_env, run
+from helpers import japanese_phrases, kivy_env, run
 
 ROOT = Path(__file__).resolve().parent.parent
 SHOTS = ROOT / "out" / "screenshots" / "screens"
@@ -480,8 +480,6 @@ def _japanese_breaks(w: Any) -> list[str]:
     itself): each line is found in its paragraph in turn, and where a
     paragraph goes on on the next line, that is a break.
     """
-    import budoux
-
     from ui.fonts import NO_LINE_END, NO_LINE_START, wide
 
     source = str(getattr(w, "whole", "") or w.text)
@@ -490,7 +488,7 @@ def _japanese_breaks(w: Any) -> list[str]:
     w.texture_update()
     shown = ["".join(word.text for word in line.words).strip(" ")
              for line in w._label._cached_lines]
-    parser = budoux.load_default_japanese_parser()
+    parser = japanese_phrases()
     paragraphs = source.split("\n")
     wrong: list[str] = []
     p, pos = 0, 0
