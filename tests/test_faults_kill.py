@@ -103,12 +103,12 @@ def test_kill_9_of_demo_autoplay_then_resume(tmp_path: Path) -> None:
     from storage import Store
 
     data = tmp_path / "demo.sqlite"
-    with Store(data) as store:  # killed and resumed with three rounds to play
+    with Store(data) as store:  # killed and resumed with two rounds to play
         game = store.new_game(QUICK_START)
-        for event in quick_rounds(2):
+        for event in quick_rounds(3):
             store.append(game, event)
     stored = len(faults.committed_events(data))
-    assert stored == 1 + len(quick_rounds(2))
+    assert stored == 1 + len(quick_rounds(3))
     report = faults.demo_kill_points(data, tmp_path / "kivy", 2, seed=8)
     assert report.problems == []
     assert report.kills == 2
