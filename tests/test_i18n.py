@@ -878,10 +878,13 @@ def _measure() -> Callable[[str], float]:
 
     font_files = fonts.ui_font("ja")
     assert font_files is not None, "install fonts-migmix (scripts/setup.sh does)"
-    font = ImageFont.truetype(str(font_files.regular), 20)
+    # Pillow's basic layout: FreeType's advances, as Kivy's SDL2 text measures
+    # them (the same 552 px for the name-and-kana line of test_a_name_is_never_broken);
+    # its complex-script engine (raqm) took 1 to 4 ms a measure, 2.7 s of this file.
+    font = ImageFont.truetype(str(font_files.regular), 20,
+                              layout_engine=ImageFont.Layout.BASIC)
 
-    # Kept across the tests: wrapping measures the same prefixes again and again,
-    # at 0.6 ms a measure (two thirds of these tests' time).
+    # Kept across the tests: wrapping measures the same prefixes again and again.
     @functools.cache
     def width(text: str) -> float:
         return float(font.getlength(text))
