@@ -370,8 +370,8 @@ def render(work: Path) -> dict[str, Any]:
     from kivy.metrics import dp, sp
     from kivy.uix.button import Button
     from kivy.uix.label import Label
-    from test_screens import _frames as run_frames
-    from test_screens import _overflow
+    from screens_game import _frames as run_frames
+    from screens_game import _overflow
     from ui_helpers import find_button, widgets_left_for_the_collector
     from ui_helpers import tap as finger
 
