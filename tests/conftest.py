@@ -59,29 +59,30 @@ SLOW = (
 )
 
 
-#: The files that take longest, longest first (seconds of --durations on 2
-#: cores, 2026-11-29): they are handed to the workers first, and the suite ends
-#: on short files. xdist's own order (``--no-loadscope-reorder`` in
-#: pyproject.toml turns it off) puts a file with more tests first, which left
-#: test_faults_kill, test_properties and test_demo, with few long tests, for
-#: the end while one worker sat idle: 182 s for 160 s of work on each core.
+#: The files that take longest, longest first (seconds of --durations on two
+#: cores, 29 November): they are handed to the workers first, and the run ends
+#: on short files. xdist's own order, turned off by ``--no-loadscope-reorder``
+#: in pyproject.toml, puts a file with more tests first and can leave one with
+#: a few long tests (test_faults_kill, test_properties, test_demo) for the end,
+#: while the other worker has nothing left; in this order the two workers end
+#: within a second of each other.
 LONGEST_FIRST = (
-    "tests/test_screens.py",  # 46 s, and two processes of its own
-    "tests/test_faults_kill.py",  # 23
-    "tests/test_i18n.py",  # 22
+    "tests/test_screens.py",  # 54 s, and two processes of its own
+    "tests/test_faults_kill.py",  # 29
+    "tests/test_properties.py",  # 21
+    "tests/test_keyboard.py",  # 21
     "tests/test_web_browser.py",  # 19
-    "tests/test_properties.py",  # 18
-    "tests/test_keyboard.py",  # 16
-    "tests/test_web.py",  # 15
-    "tests/test_vision_photo.py",  # 14
-    "tests/test_demo.py",  # 12
-    "tests/test_vision_roi.py",  # 11
-    "tests/test_datafile_safety.py",  # 10
-    "tests/test_cli.py",  # 8
-    "tests/test_vision_scanner.py",  # 7.5
-    "tests/test_ui_app.py",  # 7
-    "tests/test_recover.py",  # 7
-    "tests/test_round_flow.py",  # 7
+    "tests/test_vision_photo.py",  # 16
+    "tests/test_demo.py",  # 14
+    "tests/test_i18n.py",  # 12
+    "tests/test_datafile_safety.py",  # 11
+    "tests/test_cli.py",  # 9
+    "tests/test_web.py",  # 8
+    "tests/test_round_flow.py",  # 8
+    "tests/test_vision_scanner.py",  # 8
+    "tests/test_ui_app.py",  # 7.5
+    "tests/test_end_screens.py",  # 7
+    "tests/test_vision_roi.py",  # 6
 )
 
 
