@@ -5,7 +5,7 @@ cd "$(dirname "$0")"
 scripts/setup.sh --test
 # pytest keeps each test module it rewrote (its asserts made to explain their
 # failures) as bytecode beside it; PYTHONDONTWRITEBYTECODE, set on some
-# machines, made both of its workers rewrite all of them at every run: 9 s of
+# machines, made both of its workers rewrite all of them at every run: 8 s of
 # each worker's start. Rewritten here while the linters below hold one core,
 # so the workers read them.
 unset PYTHONDONTWRITEBYTECODE
