@@ -13,7 +13,7 @@ import pytest
 from helpers import QUICK_START, communicate, quick_rounds
 from helpers import run as run_paced
 
-from companion.events import Draw, Reveal, Start
+from companion.events import Draw, Reveal
 from companion.simulate import SEAT_NAMES
 from storage import Store
 
@@ -33,26 +33,19 @@ def last_json(out: str) -> dict[str, Any]:
     return result
 
 
-#: Four seats of the Incan Gold rules with rounds 1 to 3 stored (each seat leaves
-#: on the first card, 2 gems each): the demos below play rounds 4 and 5, a
-#: round's end and the game's. A whole game from the first card cost the suite
-#: two demos of 14 s of CPU each; the disk-full test starts one from nothing.
-FOUR = Start(SEAT_NAMES[:4], "incan-gold")
-FOUR_ROUNDS = [Draw("T11A"), Reveal((0, 1, 2, 3))] * 3
+#: A whole game from nothing, as the command line promises (same seed, same
+#: final state): seed 4 at three seats turns 25 cards, where seed 1 at four
+#: turned 35 (two demos of 14 s of CPU each; seeds 1 to 6 turn 25 to 38).
+SEED, SEATS = "4", "3"
 
 
 @pytest.mark.slow
 def test_same_seed_same_game_stored_and_exported(tmp_path: Path) -> None:
     data = [tmp_path / "a.sqlite", tmp_path / "b.sqlite"]
-    for d in data:
-        with Store(d) as store:
-            game = store.new_game(FOUR)
-            for event in FOUR_ROUNDS:
-                store.append(game, event)
     shot = tmp_path / "last.png"
     procs = [
         subprocess.Popen(
-            [*CLI, "demo", "--autoplay", "--seed", "1", "--seats", "4", "--json",
+            [*CLI, "demo", "--autoplay", "--seed", SEED, "--seats", SEATS, "--json",
              "--data", str(d), *(["--screenshot", str(shot)] if i == 0 else [])],
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         )
@@ -61,19 +54,15 @@ def test_same_seed_same_game_stored_and_exported(tmp_path: Path) -> None:
     outs = [communicate(p, 180) for p in procs]
     for p, (_out, err) in zip(procs, outs, strict=True):
         assert p.returncode == 0, err
-        assert "resuming game 1" in err and "(round 3)" in err, err  # round 3 is over
+        assert "resuming" not in err, err  # a new game, played from its first card
         # stderr says the demo's figures, and nothing at exit (no binding's leak report)
         assert "leaked" not in err and "Traceback" not in err, err
     first, second = (last_json(out) for out, _err in outs)
     assert first == second
     assert first["phase"] == "game_over" and first["round"] == 5
-    assert [s["name"] for s in first["seats"]] == list(SEAT_NAMES[:4])
+    assert [s["name"] for s in first["seats"]] == list(SEAT_NAMES[:3])
     assert first["rules"] == "incan-gold"
-    assert all(s["banked"] >= 6 for s in first["seats"])  # 2 gems in each of rounds 1 to 3
     assert shot.exists() and shot.stat().st_size > 5000
-    with Store(data[0], readonly=True) as store:
-        assert store.events(1)[: 1 + len(FOUR_ROUNDS)] == [FOUR, *FOUR_ROUNDS]
-        assert len(store.events(1)) > 1 + len(FOUR_ROUNDS) + 4  # two rounds of its own
     # The data file holds the game: its export replays to the same state.
     exported = run("export", str(data[0]))
     assert exported.returncode == 0, exported.stderr
