@@ -569,6 +569,15 @@ def thumbnail(frame: npt.NDArray[Any], zoom: int = 1) -> Gray:
                             interpolation=cv2.INTER_AREA))
 
 
+def same_scene(a: Gray, b: Gray) -> bool:
+    """Whether two thumbnails (:func:`thumbnail`) show the same scene: no
+    block differs by more than :data:`UNCHANGED_LEVELS` grey levels."""
+    # cv2.norm gives the largest difference in one call, with no array in
+    # between: a still scene's look runs on a thread that has just woken,
+    # where each layer of numpy costs many times what it does in a loop.
+    return a.shape == b.shape and float(cv2.norm(a, b, cv2.NORM_INF)) <= UNCHANGED_LEVELS
+
+
 #: What a look at a frame's thumbnail finds (:func:`_look`): a scene to decode
 #: as new, an unread scene due for a retry, or one to keep unread.
 _NEW, _RETRY, _KEEP = "new", "retry", "keep"
@@ -577,14 +586,7 @@ _NEW, _RETRY, _KEEP = "new", "retry", "keep"
 def _look(last: _Memory | None, thumb: Gray) -> tuple[str, int]:
     """What :meth:`Decoder._unchanged` does with ``thumb`` after ``last``, and
     the count of unchanged frames it makes; changes nothing."""
-    # cv2.norm gives the largest difference in one call, with no array in
-    # between: a still scene's look runs on a thread that has just woken,
-    # where each layer of numpy costs many times what it does in a loop.
-    if (
-        last is None
-        or last.thumb.shape != thumb.shape
-        or cv2.norm(last.thumb, thumb, cv2.NORM_INF) > UNCHANGED_LEVELS
-    ):
+    if last is None or not same_scene(last.thumb, thumb):
         return _NEW, 0
     skipped = last.skipped + 1
     if any(r.card for r in last.reads):

@@ -365,14 +365,13 @@ class Spot:
         it was last searched: something changed near home and came to rest."""
         if lores is None:
             return False
-        from vision.decode import UNCHANGED_LEVELS, thumbnail, to_gray
+        from vision.decode import same_scene, thumbnail, to_gray
 
         lx0, ly0, lx1, ly1 = self._zone_in(lores, detail)
         thumb = thumbnail(to_gray(lores[ly0:ly1, lx0:lx1]))
 
         def same(a: npt.NDArray[np.uint8] | None) -> bool:
-            return (a is not None and a.shape == thumb.shape
-                    and _largest_difference(a, thumb) <= UNCHANGED_LEVELS)
+            return a is not None and same_scene(a, thumb)
 
         settled = same(self._zone)
         self._zone = thumb
@@ -468,10 +467,3 @@ class Spot:
                                 and abs(new[1] - old[1]) <= self.size[1] * self.zoom * STAY):
             return
         self.centre = new
-
-
-def _largest_difference(a: npt.NDArray[np.uint8], b: npt.NDArray[np.uint8]) -> float:
-    """The largest difference between two thumbnails."""
-    import cv2
-
-    return float(cv2.norm(a, b, cv2.NORM_INF))
