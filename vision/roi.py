@@ -233,7 +233,6 @@ class Spot:
         #: Whether the scanner wants a window's pixels (set by the scanner);
         #: None: every window is cut.
         self.look: Look | None = None
-        self._unread = 0  # decoded frames in a row with no card read in the window
         self._since_zoom = 0  # frames since the zoom was last tried or learned
         self._module = 0.0  # the last card's QR module in full-resolution pixels
         self._measured = False  # whether a card read has measured the table's scale
@@ -286,9 +285,7 @@ class Spot:
         read = [(x0 + z * r.center[0], y0 + z * r.center[1]) for r in cards]
         if cards:
             self._learn(cards, z)
-            self._unread = self._since_zoom = 0
-        elif not reads.skipped:
-            self._unread += 1
+            self._since_zoom = 0
         fresh = self._settled_change(lores, detail)
         gave_up = False
         if self._visit is not None and not reads.skipped:
