@@ -193,3 +193,31 @@ def test_quit_after_never_quits_before_the_first_screen(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "incan-companion: first screen" in done.stderr
     assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("command", [["run", "--camera", "none"], ["demo", "--autoplay"]])
+def test_no_window_is_one_line_and_exit_1(tmp_path: Path, command: list[str]) -> None:
+    """Kivy with no display it can use (the kiosk's screen held by a desktop
+    session, a mistyped KIVY_WINDOW) logs it and leaves with exit 1 when the
+    app runs; the demo, whose Kivy log is off, then said nothing at all."""
+    import os
+    import sys
+
+    from helpers import run
+
+    root = Path(__file__).resolve().parent.parent
+    env = {**os.environ, "KIVY_HOME": str(tmp_path / "kivy"), "KIVY_WINDOW": "nowhere",
+           "INCAN_CONFIG": str(tmp_path / "none.toml")}
+    for logs_off in ("KIVY_NO_CONSOLELOG", "KIVY_NO_FILELOG"):  # as a user's shell has them
+        env.pop(logs_off, None)
+    done = run([sys.executable, "-m", "incan_companion", *command,
+                "--data", str(tmp_path / "games.sqlite")],
+               text=True, cwd=root, env=env, seconds=120)
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "Traceback" not in done.stderr
+    said = ("incan-companion: error: no window could be opened (KIVY_WINDOW=nowhere): is the"
+            " screen connected, and not held by a desktop session?")
+    last = done.stderr.splitlines()[-1]
+    assert last.startswith(said), done.stderr[-2000:]
+    # The demo's Kivy log is off: it points to no log.
+    assert last.endswith("Kivy's log says what it tried") == (command[0] == "run")

@@ -7,7 +7,7 @@ and the device's :class:`~ui.kivyfree.controls.Controls` by the composition root
 Adapter callbacks reach it through :func:`post` (``Clock.schedule_once``),
 so everything below runs on the Kivy thread.
 
-Import this module only after :func:`configure_kivy` (or with the Kivy
+Import this module only after :func:`ui.kivy_setup.configure` (or with the Kivy
 environment already set): Kivy reads its options when first imported.
 """
 

@@ -54,6 +54,31 @@ def configure(*, fullscreen: bool = False, quiet: bool = False, fast: bool = Fal
     Logger.addFilter(_NO_CUT_BUFFER_ALARM)  # once, however often this runs
 
 
+class NoWindow(RuntimeError):
+    """Kivy found no display to open its window on."""
+
+
+def require_window() -> None:
+    """Raise :class:`NoWindow` when Kivy, imported, opened no window.
+
+    Kivy itself would only log it and leave with ``sys.exit(1)`` once the app
+    runs: a kiosk's journal (and so ``incan-companion fault``) then ends on
+    Kivy's log line, and a quiet command such as the demo says nothing at all.
+    """
+    from kivy.core.window import Window
+
+    if Window is not None:
+        return
+    chosen = ", ".join(f"{key}={os.environ[key]}" for key in ("KIVY_WINDOW", "SDL_VIDEODRIVER")
+                       if key in os.environ)  # fmt: skip
+    logged = not (os.environ.get("KIVY_NO_CONSOLELOG") and os.environ.get("KIVY_NO_FILELOG"))
+    raise NoWindow(
+        f"no window could be opened{f' ({chosen})' if chosen else ''}: is the screen"
+        " connected, and not held by a desktop session?"
+        + (" Kivy's log says what it tried" if logged else "")
+    )
+
+
 class _NoCutBufferAlarm(logging.Filter):
     """Kivy probes X11's xclip/xsel for a text field's middle-click buffer and
     logs a CRITICAL with tracebacks when neither is there, as on the kiosk

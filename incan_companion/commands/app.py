@@ -182,7 +182,9 @@ def cmd_run(args: argparse.Namespace) -> int:
     configure(fullscreen=args.fullscreen)
     from incan_companion.compose import build
     from ui.app import CompanionApp, post
+    from ui.kivy_setup import require_window
 
+    require_window()
     try:
         opened = opening.result()
         # The camera starts after the first screen is drawn (camera_later).
@@ -417,7 +419,9 @@ def _demo(args: argparse.Namespace, data: Path, shot: Path | None) -> int:
     from incan_companion.config import Config
     from storage import Store
     from ui.app import CompanionApp, post
+    from ui.kivy_setup import require_window
 
+    require_window()
     clock = VirtualClock()
     config = Config(seats=args.seats, rules=args.rules, countdown=1.0, data_file=data)
     device = build(config, post=post, clock=clock, seat_input="mock", camera="virtual",
