@@ -402,7 +402,8 @@ def _build_camera(
             # The virtual table is a desktop's stand-in; on the device it would
             # invent cards nobody turned.
             source = open_source(kind, device=cfg.device, width=cfg.width, height=cfg.height,
-                                 seed=seed, fallback="none" if is_raspberry_pi() else "virtual")
+                                 above_table_mm=cfg.above_table_cm * 10, seed=seed,
+                                 fallback="none" if is_raspberry_pi() else "virtual")
     except Exception as e:
         _log.exception("camera")
         startup.append((Failed(Step.CAMERA, str(e)), "warning"))

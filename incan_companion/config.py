@@ -22,6 +22,7 @@ them: :class:`ConfigError` names the file and the key that is wrong.
     device = 0              # V4L2 device number
     width = 640
     height = 480
+    above_table_cm = 35     # the Pi camera's lens above the table: its focus
 
     [pins]                  # BCM numbers per seat: [torch, camp, led]
     seat1 = [2, 3, 4]
@@ -69,12 +70,16 @@ class ConfigError(ValueError):
 
 @dataclass(frozen=True)
 class CameraConfig:
-    """The config file's ``[camera]``: which camera, and a webcam's device and size."""
+    """The config file's ``[camera]``: which camera, a webcam's device and size,
+    and how high a Pi camera stands over the table."""
 
     source: SourceKind = SourceKind.AUTO
     device: int = 0
     width: int = 640
     height: int = 480
+    #: A Camera Module 3 is focused there (autofocus would hunt at every hand),
+    #: and the scan zone is sized from it until a card read measures the table.
+    above_table_cm: float = 35.0
 
 
 #: The address the phones' pages are served on by default: the LAN's.
@@ -130,7 +135,7 @@ _KNOWN: dict[str, set[str]] = {
     "game": {"seats", "rules", "language", "hidden_tents", "countdown"},
     "buttons": {"debounce_ms"},
     "sound": {"volume", "muted"},
-    "camera": {"source", "device", "width", "height"},
+    "camera": {"source", "device", "width", "height", "above_table_cm"},
     "pins": {f"seat{n}" for n in range(1, MAX_SEATS + 1)},
     "data": {"file"},
     "web": {"addresses", "port"},
@@ -207,6 +212,7 @@ def parse(text: str, where: str = "config") -> Config:
             device=r.integer("camera", "device", 0, 0, 63),
             width=r.integer("camera", "width", 640, 160, 4096),
             height=r.integer("camera", "height", 480, 120, 3072),
+            above_table_cm=r.number("camera", "above_table_cm", 35.0, 15.0, 60.0),
         ),
         pins=_pins(r),
         web=_web(r),

@@ -54,6 +54,10 @@ BAD: list[tuple[str, str, str]] = [
     ("[camera]\nwidth = 5000", "[camera] width", "whole number from 160 to 4096"),
     ("[camera]\nheight = 100", "[camera] height", "whole number from 120 to 3072"),
     ("[camera]\nfps = 30", "[camera] fps", "unknown key"),
+    ("[camera]\nabove_table_cm = 14.9", "[camera] above_table_cm", "number from 15 to 60"),
+    ("[camera]\nabove_table_cm = 350", "[camera] above_table_cm", "number from 15 to 60"),
+    ("[camera]\nabove_table_cm = nan", "[camera] above_table_cm", "number from 15 to 60"),
+    ('[camera]\nabove_table_cm = "35 cm"', "[camera] above_table_cm", "number from 15 to 60"),
     ("[pins]\nseat1 = [2, 3]", "[pins] seat1", "[torch, camp, led]"),
     ("[pins]\nseat1 = [2, 3, 4, 5]", "[pins] seat1", "[torch, camp, led]"),
     ('[pins]\nseat1 = [2, 3, "4"]', "[pins] seat1", "[torch, camp, led]"),
@@ -189,9 +193,18 @@ def test_the_example_config_sets_every_key_the_app_reads() -> None:
     assert set(table["game"]) == {"seats", "rules", "language", "hidden_tents", "countdown"}
     assert set(table["buttons"]) == {"debounce_ms"}
     assert set(table["sound"]) == {"volume", "muted"}
-    assert set(table["camera"]) == {"source", "device", "width", "height"}
+    assert set(table["camera"]) == {"source", "device", "width", "height", "above_table_cm"}
     assert set(table["pins"]) == {f"seat{n}" for n in range(1, 9)}
     assert table["web"] == {"addresses": ["lan"], "port": 8080}
+
+
+def test_the_camera_height_is_read_in_centimetres(tmp_path: Path) -> None:
+    from vision.sources import CAMERA_HEIGHT_MM
+
+    path = tmp_path / "config.toml"
+    path.write_text("[camera]\nabove_table_cm = 27.5\n", encoding="utf-8")
+    assert load(path).camera.above_table_cm == 27.5
+    assert load(tmp_path / "none.toml").camera.above_table_cm * 10 == CAMERA_HEIGHT_MM
 
 
 def test_a_changed_pin_map_is_used(tmp_path: Path) -> None:

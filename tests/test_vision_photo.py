@@ -7,8 +7,10 @@ benchmark runs hundreds of them, these tests a fixed handful of the same seed.
 from __future__ import annotations
 
 import sys
+import time
 import types
 from dataclasses import replace
+from pathlib import Path
 from typing import Any, ClassVar
 
 import cv2
@@ -224,6 +226,39 @@ def test_the_pi_camera_is_focused_at_table_height_with_a_short_exposure(
         "FrameDurationLimits": (33_333, 33_333)}
     assert cam._read() is not None and cam._read().shape == (480, 640, 3)  # type: ignore[union-attr]
     cam._close()
+
+
+def test_the_config_says_how_high_the_camera_stands(
+    fake_picamera2: type[FakePicamera2], tmp_path: Path,
+) -> None:
+    """A camera on a 25 cm stand: focused at 25 cm, not the default 35, and its
+    window reduced for the wider modules from the first frame, before any read."""
+    from incan_companion.compose import build
+    from incan_companion.config import load
+    from vision.roi import zoom_for
+
+    config = tmp_path / "config.toml"
+    config.write_text('[camera]\nsource = "picamera"\nabove_table_cm = 25\n', encoding="utf-8")
+    data = tmp_path / "games.sqlite"
+    device = build(load(config), seat_input="keyboard", camera="config", data_file=data,
+                   camera_later=True)
+    try:
+        device.start_camera()  # the scanner's thread opens it, as after the first screen
+        cam = device.camera.source
+        assert isinstance(cam, PiCamera) and cam.settings.height_mm == 250.0
+        opened_by = time.monotonic() + 60
+        # started: its controls asked and its first zone set, just before
+        while not (fake_picamera2.opened and fake_picamera2.opened[0].started) \
+                and time.monotonic() < opened_by:
+            time.sleep(0.005)
+        assert cam.controls["LensPosition"] == pytest.approx(4.0)  # 1 / 0.25 m
+        assert cam.spot is not None
+        # 2304 px across 2 x 250 mm x tan(33 degrees): 7.10 px a mm, 8.4 px a QR module
+        assert cam.spot.px_per_mm == pytest.approx(7.096, abs=1e-3)
+        assert cam.spot.zoom == zoom_for(cam.spot.px_per_mm) == 2
+        assert zoom_for(CameraSettings().px_per_mm(2304)) == 1  # at the default 35 cm
+    finally:
+        device.close()
 
 
 def test_a_fixed_focus_camera_gets_no_focus_controls(

@@ -352,7 +352,9 @@ CAMERA_HEIGHT_MM = 350.0
 class CameraSettings:
     """How the Pi camera is set up for reading stickers on the table.
 
-    * ``height_mm``: focus distance, and the first zoom of the window
+    * ``height_mm``: the lens above the table (the config's ``[camera]
+      above_table_cm``): focus distance, and the first zoom of the window
+      and the scan zone's size until a card read measures the table
       (:mod:`vision.roi`).  A Camera Module 3 is focused by hand
       (``AfMode`` manual) at ``LensPosition`` = 1000 / ``height_mm``
       dioptres: 2.9 for 35 cm.  Autofocus hunts whenever a hand passes, and
@@ -771,7 +773,8 @@ KINDS = tuple(k.value for k in SourceKind)  # with image files: the scan command
 def open_source(kind: str = "auto", **opts: Any) -> FrameSource:
     """A frame source by name (not started).
 
-    ``kind``: ``picamera`` (width, height), ``v4l2`` (device, width, height),
+    ``kind``: ``picamera`` (width, height, above_table_mm: the lens's height
+    above the table, :class:`CameraSettings`), ``v4l2`` (device, width, height),
     ``virtual`` (seed, fps), ``file`` (paths, fps, loop), ``none``, or
     ``auto``: the Pi camera when picamera2 imports, else a V4L2 camera that
     actually opens and gives a frame, else ``fallback``: the virtual table
@@ -779,8 +782,10 @@ def open_source(kind: str = "auto", **opts: Any) -> FrameSource:
     device, where a virtual table would invent cards nobody turned).
     """
     width, height = int(opts.get("width", 640)), int(opts.get("height", 480))
+    pi = CameraSettings(height_mm=float(opts.get("above_table_mm", CAMERA_HEIGHT_MM)),
+                        size=(width, height))
     if kind == "picamera":
-        return PiCamera(width, height)
+        return PiCamera(width, height, settings=pi)
     if kind == "v4l2":
         return OpenCVCamera(opts.get("device", 0), width, height, opts.get("fps"))
     if kind == "virtual":
@@ -791,7 +796,7 @@ def open_source(kind: str = "auto", **opts: Any) -> FrameSource:
         return NoSource()
     if kind == "auto":
         if picamera_available():
-            return PiCamera(width, height)
+            return PiCamera(width, height, settings=pi)
         cam = OpenCVCamera(opts.get("device", 0), width, height, opts.get("fps"))
         if cam.probe():
             return cam
