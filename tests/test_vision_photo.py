@@ -261,6 +261,62 @@ def test_the_config_says_how_high_the_camera_stands(
         device.close()
 
 
+def _read_at(cam: PiCamera, height_mm: float) -> None:
+    """The scanner reads a 25 mm sticker's QR in the camera's window as a
+    camera ``height_mm`` above the table sees it."""
+    from companion.cards import payload
+    from vision.decode import Read
+    from vision.roi import Detail
+
+    assert cam.spot is not None and cam.sizes is not None
+    (mw, mh), _lores = cam.sizes
+    side = 25 * CameraSettings(height_mm=height_mm).px_per_mm(mw)  # window pixels at zoom 1
+    x, y = 320 - side / 2, 240 - side / 2
+    read = Read(payload("T13"), "T13", ((x, y), (x + side, y), (x + side, y + side), (x, y + side)),
+                "test")
+    window = Detail(np.zeros((480, 640), np.uint8), (832, 408), (mw, mh), 3.6, zoom=1)
+    cam.spot.follow(FrameReads(reads=(read,)), window)
+
+
+@pytest.mark.parametrize(("stands_cm", "said"), [
+    (25.0, "camera: the first card read puts the lens about 25 cm above the table, and it is"
+           " focused at 35 cm: set [camera] above_table_cm = 25 in the config file (for"
+           " stickers printed at 25 mm)"),
+    (46.0, "camera: the first card read puts the lens about 46 cm above the table, and it is"
+           " focused at 35 cm: set [camera] above_table_cm = 46 in the config file (for"
+           " stickers printed at 25 mm)"),
+    (31.0, None),  # within the slack: nothing to set
+    (39.0, None),
+])
+def test_the_log_says_when_the_camera_stands_elsewhere_than_set_up(
+    fake_picamera2: type[FakePicamera2], caplog: pytest.LogCaptureFixture, stands_cm: float,
+    said: str | None,
+) -> None:
+    cam = PiCamera()  # set up for the default 35 cm
+    cam._open()
+    cam._read()
+    _read_at(cam, stands_cm * 10)
+    assert cam.spot is not None and cam.spot.measured
+    with caplog.at_level("WARNING", logger="vision.sources"):
+        cam._read()
+        cam._read()  # said once, not at every frame
+    assert [r.getMessage() for r in caplog.records] == ([said] if said else [])
+    cam._close()
+
+
+def test_a_fixed_focus_camera_has_no_height_to_set(
+    fake_picamera2: type[FakePicamera2], caplog: pytest.LogCaptureFixture,
+) -> None:
+    fake_picamera2.controls = CM2
+    cam = PiCamera()
+    cam._open()
+    _read_at(cam, 250.0)
+    with caplog.at_level("WARNING", logger="vision.sources"):
+        cam._read()
+    assert caplog.records == []
+    cam._close()
+
+
 def test_a_fixed_focus_camera_gets_no_focus_controls(
     fake_picamera2: type[FakePicamera2],
 ) -> None:

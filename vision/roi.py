@@ -242,6 +242,11 @@ class Spot:
         self._vain = 0  # decoded frames at the visit with nothing read there
         self._tried: list[Point] = []  # regions visited in vain since the zone last changed
 
+    @property
+    def measured(self) -> bool:
+        """Whether a card read has measured the table's scale (``px_per_mm``)."""
+        return self._measured
+
     def at(self, full: tuple[int, int]) -> Point:
         """The window's centre for a frame of size ``full``."""
         return self.centre if self.centre is not None else self.home_at(full)
