@@ -5,9 +5,9 @@ benchmark all need frames that look like what the camera above the scan spot
 sees: a card with its QR sticker, anywhere near the spot, at any rotation,
 seen at a slant, out of focus, moving, noisy, badly lit, with glare, a hand in
 the way, or a sticker that is not ours.  Everything here is deterministic: a
-:class:`Scene` fully describes one frame, and :func:`random_scene` draws a
-scene from a seeded ``numpy`` generator, so a seed always gives the same
-pixels.
+:class:`Scene` fully describes one frame, and :func:`base_scene` and
+:func:`degrade` draw a scene from a seeded ``numpy`` generator, so a seed
+always gives the same pixels.
 
 Geometry: the frame is 640x480 and the scan spot is its centre.  ``scale`` is
 the camera's pixels per millimetre at the table (a camera about 20 cm above
