@@ -216,7 +216,8 @@ def test_no_window_is_one_line_and_exit_1(tmp_path: Path, command: list[str]) ->
     assert done.returncode == 1, done.stderr[-2000:]
     assert "Traceback" not in done.stderr
     said = ("incan-companion: error: no window could be opened (KIVY_WINDOW=nowhere): is the"
-            " screen connected, and not held by a desktop session?")
+            " screen connected, and not held by another program (a desktop session,"
+            " rpicam-hello)?")
     last = done.stderr.splitlines()[-1]
     assert last.startswith(said), done.stderr[-2000:]
     # The demo's Kivy log is off: it points to no log.

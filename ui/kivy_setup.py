@@ -74,7 +74,7 @@ def require_window() -> None:
     logged = not (os.environ.get("KIVY_NO_CONSOLELOG") and os.environ.get("KIVY_NO_FILELOG"))
     raise NoWindow(
         f"no window could be opened{f' ({chosen})' if chosen else ''}: is the screen"
-        " connected, and not held by a desktop session?"
+        " connected, and not held by another program (a desktop session, rpicam-hello)?"
         + (" Kivy's log says what it tried" if logged else "")
     )
 
