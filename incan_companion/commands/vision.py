@@ -119,6 +119,18 @@ def cmd_stickers(args: argparse.Namespace) -> int:
         raise BadInput(str(e)) from None
     _write_whole(out, sheet.getvalue())
     print(f"{out}: {pages} page(s)")
+    size = args.size if args.size is not None else DEFAULT_SIZE_MM
+    if size != DEFAULT_SIZE_MM:
+        # Said where the size is chosen: the Pi camera's scan zone is measured
+        # in the QR's modules as printed at the default size.
+        import sys
+
+        from vision.roi import REACH_MM
+
+        print(f"{out}: note: a Pi camera takes a sticker's QR to be {DEFAULT_SIZE_MM:g} mm wide:"
+              f" at {size:g} mm its scan zone reaches {REACH_MM * size / DEFAULT_SIZE_MM / 10:.0f}"
+              f" cm from the spot, not {REACH_MM / 10:.0f} (docs/cards-and-stickers.md)",
+              file=sys.stderr)  # fmt: skip
     return 0
 
 
