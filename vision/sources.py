@@ -378,12 +378,16 @@ class CameraSettings:
 
     def px_per_mm(self, width: int) -> float:
         """Pixels a millimetre on the table for a frame ``width`` pixels across the field."""
-        return width / (2 * self.height_mm * math.tan(math.radians(self.hfov_deg / 2)))
+        return width / (self.height_mm * self._field_per_height())
 
     def height_for(self, width: int, px_per_mm: float) -> float:
         """The lens's height above the table, in mm, at which a frame ``width``
         pixels across the field shows ``px_per_mm`` (as a card read measured it)."""
-        return width / (2 * px_per_mm * math.tan(math.radians(self.hfov_deg / 2)))
+        return width / (px_per_mm * self._field_per_height())
+
+    def _field_per_height(self) -> float:
+        """The field's width on the table for each unit of the lens's height."""
+        return 2 * math.tan(math.radians(self.hfov_deg / 2))
 
 
 #: How far the height a card read measures may be from the configured one
