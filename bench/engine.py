@@ -8,6 +8,10 @@ command's wall time, its CPU time (user + system, which a loaded machine
 stretches far less than the wall clock) and the modules it imports
 (``-X importtime``: a count no load changes) are printed beside each other.
 
+Beside them, the floor: ``argparse``, ``dataclasses`` and ``json``
+imported with no code of ours, which every command that loads the core
+needs.
+
 The commands are timed twice. First as installed on the device: a
 throwaway venv of the same interpreter that finds this checkout and the
 dependencies by plain path entries, as a wheel's files are found. Then in
@@ -224,6 +228,10 @@ def cli_figures() -> None:
                        check=True, capture_output=True)
         runs = {
             "bare python": (["-c", "pass"], none),
+            # The standard library the core's value types and the command line
+            # rest on, with no code of ours: the floor under every command but
+            # --help.
+            "stdlib alone": (["-c", "import argparse, dataclasses, json"], none),
             "replay --json": ([command, "replay", str(log), "--json"], none),
             "replay (words)": ([command, "replay", str(log)], none),
             "  with a config": ([command, "replay", str(log)], configured),
