@@ -198,6 +198,9 @@ def test_the_chart_draws_a_score_where_it_is_and_spreads_only_equal_ones() -> No
     ]
     eight = [(13,), (2,), (2,), (2,), (2,), (2,), (2,), (2,)]
     assert [o[0] for o in apart(eight)] == [0, -3, -2, -1, 0, 1, 2, 3]
+    # Nobody has less than nothing: seats on 0 are spread up from the axis.
+    nothing = [(11, 11), (0, 0), (0, 2), (0, 2)]
+    assert apart(nothing) == [[0, 0], [0, 0], [1, -0.5], [2, 0.5]]
 
 
 def test_a_three_way_tie_on_score_broken_by_the_artifact(english: None) -> None:

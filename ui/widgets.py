@@ -651,13 +651,16 @@ def apart(series: Sequence[Sequence[float]]) -> list[list[float]]:
     """Per seat and round, how many steps its point is drawn off its value: seats
     with the same score after a round are spread around it, one step apart, so
     equal lines stay apart; a score no other seat has is drawn where it is (a
-    shift for every seat put the first of eight six pixels, half a gem, low)."""
+    shift for every seat put the first of eight six pixels, half a gem, low).
+    Equal scores of nothing are spread up from the axis: below it, seven
+    seats still on nothing read as seats in debt."""
     offsets: list[list[float]] = []
     for i, values in enumerate(series):
         offsets.append([])
         for r, v in enumerate(values):
             same = [j for j, s in enumerate(series) if len(s) > r and s[r] == v]
-            offsets[-1].append(same.index(i) - (len(same) - 1) / 2)
+            rank = same.index(i)
+            offsets[-1].append(rank if v <= 0 else rank - (len(same) - 1) / 2)
     return offsets
 
 
