@@ -606,6 +606,75 @@ def test_a_seat_icon_draws_its_status_alone_in_one_shape(app: CompanionApp, tmp_
         Window.remove_widget(row)
 
 
+def test_a_seat_row_draws_its_choice_light_and_artifacts_only_while_they_show(
+    app: CompanionApp, tmp_path: Path
+) -> None:
+    """A seat with no choice due has no light drawn, not a transparent one, and
+    a seat with no artifact has no label in its artifacts' column: each would
+    hold a software renderer's 50 KB and a draw every frame, on every row of
+    the table for most of a game. What shows is drawn where it was before."""
+    import cv2
+    import numpy as np
+    from kivy.core.window import Window
+    from kivy.graphics import Ellipse
+    from kivy.uix.label import Label
+
+    from ui import kv
+    from ui.kivyfree.presenters import SeatView
+    from ui.widgets import SeatRow
+
+    kv.load("pieces.kv")
+    row = SeatRow(size_hint=(None, None), size=(400, 40), pos=(20, 20))
+    Window.add_widget(row)
+
+    def seat(choice: str, chosen: bool, worth: str) -> SeatView:
+        status = "in" if choice else "camp"
+        return SeatView(0, "Ana", (0.9, 0.3, 0.3, 1), status, status, "3", "12",
+                        "5" if worth else "", choice, chosen, worth)
+
+    def drawn() -> tuple[int, list[str]]:
+        frames(2)
+        dots = 0
+        stack = [row.canvas]
+        while stack:  # the row's canvas holds its children's, and groups nest
+            group = stack.pop()
+            dots += sum(isinstance(c, Ellipse) for c in group.children)
+            stack += [c for c in group.children if hasattr(c, "children")]
+            stack += [getattr(group, part) for part in ("before", "after") if hasattr(group, part)]
+        labels = [w.text for w in row.walk(restrict=True) if isinstance(w, Label)]
+        return dots, labels
+
+    def light() -> set[str]:
+        read = cv2.imread(str(app.save_screenshot(tmp_path / "row.png")))
+        assert read is not None
+        shot = np.asarray(read, dtype=np.int16)
+        dot = row.children[0]  # the light's column, last in the row
+        x, y = int(dot.center_x), shot.shape[0] - int(dot.center_y)
+        b, g, r = shot[y, x]
+        return {name for name, (rr, gg, bb) in (("green", (77, 255, 102)),
+                                                   ("grey", (140, 140, 140)))
+                if max(abs(r - rr), abs(g - gg), abs(b - bb)) <= 2}
+
+    try:
+        row.columns = [8, 120, 28, 40, 40, 40, 40]
+        row.show(seat("", False, ""))  # in camp, no artifact
+        assert drawn() == (0, ["Ana", "3", "12"])
+        assert light() == set()
+        row.show(seat("choosing…", False, ""))
+        assert drawn() == (1, ["Ana", "3", "12"])
+        assert light() == {"grey"}
+        row.show(seat("chosen", True, "15"))
+        assert drawn() == (1, ["Ana", "3", "12", "15"])
+        assert light() == {"green"}
+        row.show(seat("", False, "15"))  # the light goes out; the artifacts stay
+        assert drawn() == (0, ["Ana", "3", "12", "15"])
+        assert light() == set()
+        row.with_artifacts = False  # a rule set with no artifacts
+        assert drawn() == (0, ["Ana", "3", "12"])
+    finally:
+        Window.remove_widget(row)
+
+
 def test_a_path_tile_draws_its_ring_and_its_bar_only_while_they_show(app: CompanionApp) -> None:
     """The bust's red ring (under the tile) and the taker's bar (over it) are
     drawn on the tiles that show them, and taken off a tile used again for a

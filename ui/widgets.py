@@ -14,7 +14,15 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from kivy.graphics import Color, InstructionGroup, Line, Mesh, Rectangle, RoundedRectangle
+from kivy.graphics import (
+    Color,
+    Ellipse,
+    InstructionGroup,
+    Line,
+    Mesh,
+    Rectangle,
+    RoundedRectangle,
+)
 from kivy.graphics.scissor_instructions import ScissorPop, ScissorPush
 from kivy.metrics import dp, sp
 from kivy.properties import (
@@ -165,6 +173,7 @@ class NameInput(TextInput):
     background_disabled_normal = StringProperty("")
 
 
+
 class OverWindow(ModalView):
     """A window over a screen (the menu, the picker...): its frame is its
     ``background_color`` alone."""
@@ -240,14 +249,14 @@ class CardFaceWidget(ButtonBehavior, BoxLayout):
 
 
 class _Shown:
-    """A coloured rounded rectangle in a canvas only while it shows: made the
-    first time it does, taken out when it no longer does (not left there
-    transparent: a drawing instruction holds about 50 KB in a software
-    renderer all the same)."""
+    """A coloured shape in a canvas only while it shows: made the first time it
+    does, taken out when it no longer does (not left there transparent: a
+    drawing instruction holds about 50 KB in a software renderer all the
+    same)."""
 
-    def __init__(self, radius: float) -> None:
-        self.radius = radius
-        self.made: tuple[InstructionGroup, Color, RoundedRectangle] | None = None
+    def __init__(self, make: Callable[[], Rectangle]) -> None:
+        self.make = make
+        self.made: tuple[InstructionGroup, Color, Rectangle] | None = None
 
     def place(self, canvas: InstructionGroup, rgba: Sequence[float] | None,
               pos: tuple[float, float], size: tuple[float, float], *, under: bool) -> None:
@@ -258,7 +267,7 @@ class _Shown:
                 canvas.remove(self.made[0])
             return
         if self.made is None:
-            colour, shape = Color(), RoundedRectangle(radius=[self.radius])
+            colour, shape = Color(), self.make()
             group = InstructionGroup()
             group.add(colour)
             group.add(shape)
@@ -302,7 +311,8 @@ class PathChip(ButtonBehavior, FloatLayout):
         super().__init__(**kwargs)
         # The bust's ring and the taker's bar show on a few tiles of a round,
         # and the longest path has 26 tiles (docs/architecture.md).
-        self._ring, self._bar = _Shown(dp(8)), _Shown(dp(4))
+        self._ring = _Shown(lambda: RoundedRectangle(radius=[dp(8)]))
+        self._bar = _Shown(lambda: RoundedRectangle(radius=[dp(4)]))
         for name in ("pos", "size", "highlight", "taker"):
             self.fbind(name, self._decorate)
         self._decorate()
@@ -538,6 +548,51 @@ class SeatIcon(Widget):
         self._colour.rgba = SEAT_ICON_COLOURS.get(self.status_key, (0, 0, 0, 0))
         self._mesh.vertices = [v for x, y in shape for v in (cx + x, cy + y, 0.0, 0.0)]
         self._mesh.indices = list(range(len(shape)))
+
+
+class ChoiceDot(Widget):
+    """A seat's choice light: grey while its choice is awaited, green once made,
+    and not drawn at all while no choice is due (a seat out of the temple, a
+    card awaited), rather than drawn transparent."""
+
+    rgba = ColorProperty((0, 0, 0, 0))
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # Kivy's 180 slices cost the software renderer 108 KB a dot, 60 cost
+        # 66, and at 18 dp draw the same pixels.
+        self._dot = _Shown(lambda: Ellipse(segments=60))
+        for name in ("pos", "size", "rgba"):
+            self.fbind(name, self._draw)
+        self._draw()
+
+    def _draw(self, *args: Any) -> None:
+        cx, cy = self.x + self.width / 2, self.y + self.height / 2
+        self._dot.place(self.canvas, self.rgba if self.rgba[3] > 0 else None,
+                        (cx - dp(9), cy - dp(9)), (dp(18), dp(18)), under=False)
+
+
+class ArtifactsCell(Widget):
+    """What a seat's artifacts add to its score, in the seat's row: a label only
+    while there is a figure to show. Most seats carry none for most of a game,
+    and an empty label draws its (empty) texture all the same."""
+
+    text = StringProperty("")
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.label = Label(bold=True, font_size=sp(20), color=(0.55, 0.8, 1, 1))
+        for name in ("pos", "size", "text"):
+            self.fbind(name, self._place)
+        self._place()
+
+    def _place(self, *args: Any) -> None:
+        label = self.label
+        label.text, label.pos, label.size = self.text, self.pos, self.size
+        if self.text and label.parent is None:
+            self.add_widget(label)
+        elif not self.text and label.parent is self:
+            self.remove_widget(label)
 
 
 class SeatRow(BoxLayout):
