@@ -285,6 +285,24 @@ def shot(app: CompanionApp, code: str) -> None:
     assert path.stat().st_size > 5000
 
 
+def test_a_field_left_before_its_name_is_selected_stays_unselected(app: CompanionApp) -> None:
+    """A tap selects the field's name 0.05 s later, so that typing replaces it.
+    A field left sooner (another field tapped, Done) kept that selection all the
+    same: an unfocused field showing its name highlighted, as if still chosen."""
+    from kivy.clock import Clock
+
+    _setup, field, _keyboard = open_keyboard(app, "en", seat=1)
+    field.focus = False
+    field.cancel_selection()
+    frames(1)
+    field.focus = True
+    field.focus = False  # left at once
+    left = Clock.get_boottime()
+    frames_until(lambda: Clock.get_boottime() > left + 0.1)  # past the selection's time
+    frames(1)
+    assert not field.focus and field.selection_text == ""
+
+
 def test_a_name_field_opens_the_keyboard_docked_at_the_bottom(app: CompanionApp) -> None:
     assert app.sm is not None and app.sm.current == "setup"
     _setup, field, keyboard = open_keyboard(app, "en", seat=5)

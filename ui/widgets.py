@@ -14,6 +14,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from kivy.clock import Clock
 from kivy.graphics import (
     Color,
     Ellipse,
@@ -172,6 +173,15 @@ class NameInput(TextInput):
     background_active = StringProperty("")
     background_disabled_normal = StringProperty("")
 
+    def on_focus(self, _field: Any, focused: bool) -> None:
+        # A tap selects the whole name, so typing replaces "Player 3" at once:
+        # after the touch, which would otherwise place the cursor instead.
+        if focused:
+            Clock.schedule_once(self._select_name, 0.05)
+
+    def _select_name(self, _dt: float) -> None:
+        if self.focus:  # not a field already left: it would show its name chosen
+            self.select_all()
 
 
 class OverWindow(ModalView):
