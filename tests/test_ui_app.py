@@ -753,6 +753,51 @@ def test_a_path_tile_holds_only_the_numbers_it_shows(app: CompanionApp) -> None:
     assert numbers() == ["12%"]
 
 
+def test_only_an_artifacts_worth_sits_on_a_badge(app: CompanionApp) -> None:
+    """An artifact's worth is drawn on a dark badge, a treasure's number on the
+    tile itself: no transparent badge under each of a long path's numbers."""
+    from kivy.graphics import Color, RoundedRectangle
+    from kivy.metrics import dp
+
+    from ui import kv
+    from ui.widgets import PathChip
+
+    kv.load("pieces.kv")
+    chip = PathChip(size_hint=(None, None), size=(60, 70), pos=(100, 100))
+    value = chip.ids.tile_value
+
+    def badges() -> list[tuple[tuple[float, ...], tuple[float, ...]]]:
+        """The value's badges: (colour, (x, y, w, h)), in the order drawn."""
+        found, colour = [], (1.0, 1.0, 1.0, 1.0)
+        stack = list(reversed(value.canvas.before.children))
+        while stack:
+            c = stack.pop()
+            if isinstance(c, Color):
+                colour = tuple(round(v, 2) for v in c.rgba)
+            elif isinstance(c, RoundedRectangle):
+                found.append((colour, tuple(round(v, 2) for v in (*c.pos, *c.size))))
+            elif hasattr(c, "children"):
+                stack += reversed(c.children)
+        return found
+
+    chip.kind, chip.value = "treasure", "7"
+    frames(1)
+    assert badges() == []
+    chip.kind, chip.value = "artifact", "10"
+    frames(1)
+    x, y, w, h = value.x, value.y, value.width, value.height
+    assert w > 0 and h > 0
+    assert badges() == [((0.06, 0.2, 0.42, 0.95),
+                         tuple(round(v, 2) for v in (x - dp(2), y, w + dp(4), h)))]
+    chip.pos = (200, 100)  # the badge follows its number
+    frames(1)
+    assert badges()[0][1][:2] == (round(value.x - dp(2), 2), round(value.y, 2))
+    assert value.x > 200
+    chip.kind, chip.value = "treasure", "9"  # the tile used again for a treasure
+    frames(1)
+    assert badges() == []
+
+
 def test_a_label_lays_out_at_most_a_thousand_characters(app: CompanionApp) -> None:
     """Kivy's wrapping costs the square of a text's length: a name of 20,000
     letters held the first screen for 40 s. The label keeps its own text."""

@@ -337,6 +337,14 @@ class PathChip(ButtonBehavior, FloatLayout):
         for label in self._numbers:  # in the order they are drawn
             label.fbind("text", self._place_numbers)
         self._place_numbers()
+        # An artifact's worth on a dark badge, clear of its white figure; a
+        # treasure's number, on every other tile of a long path, has none.
+        self._badge = _Shown(lambda: RoundedRectangle(radius=[dp(5)]))
+        value = self._numbers[0]
+        for name in ("pos", "size"):
+            value.fbind(name, self._place_badge)
+        self.fbind("kind", self._place_badge)
+        self._place_badge()
 
     def _place_numbers(self, *args: Any) -> None:
         for label in self._numbers:
@@ -347,6 +355,13 @@ class PathChip(ButtonBehavior, FloatLayout):
                 # Children run from the last drawn: in front of those drawn after it.
                 later = sum(1 for other in self._numbers[i + 1:] if other.parent is self)
                 self.add_widget(label, index=later)
+
+    def _place_badge(self, *args: Any) -> None:
+        value = self._numbers[0]
+        self._badge.place(value.canvas.before,
+                          (0.06, 0.2, 0.42, 0.95) if self.kind == "artifact" else None,
+                          (value.x - dp(2), value.y), (value.width + dp(4), value.height),
+                          under=True)
 
     def _decorate(self, *args: Any) -> None:
         # The ring within the path's padding and the space between tiles, under
