@@ -46,6 +46,9 @@ GROUPS_NEEDED=(gpio video render audio)
 # through the udev rule; an earlier install's membership is taken back.
 GROUPS_DROPPED=(input)
 FAULT_UNIT_NAME=incan-companion-fault.service
+# The menu's "Switch off": the kiosk asks by a file, this path unit acts.
+SWITCH_OFF_PATH_NAME=incan-companion-switch-off.path
+SWITCH_OFF_UNIT_NAME=incan-companion-switch-off.service
 UDEV_RULES=/etc/udev/rules.d/99-incan-companion.rules
 # The touchscreen's device unit (systemd-escape --path --suffix=device
 # /dev/input/incan-touchscreen): a drop-in there bounds the kiosk's wait for it.
@@ -389,10 +392,12 @@ fi
 
 # --- service ----------------------------------------------------------------
 
-step "service $UNIT_NAME, its fault screen $FAULT_UNIT_NAME, the touchscreen's udev rule and wait"
+step "service $UNIT_NAME, its fault screen $FAULT_UNIT_NAME, its switch $SWITCH_OFF_PATH_NAME, the touchscreen's udev rule and wait"
 unit_path=$UNIT_DIR/$UNIT_NAME
 install_rendered render_unit "$unit_path" "$DEPLOY/incan-companion.service"
 install_rendered render_unit "$UNIT_DIR/$FAULT_UNIT_NAME" "$DEPLOY/$FAULT_UNIT_NAME"
+install_rendered cat "$UNIT_DIR/$SWITCH_OFF_PATH_NAME" "$DEPLOY/$SWITCH_OFF_PATH_NAME"
+install_rendered cat "$UNIT_DIR/$SWITCH_OFF_UNIT_NAME" "$DEPLOY/$SWITCH_OFF_UNIT_NAME"
 install_rendered render_rules "$UDEV_RULES" "$DEPLOY/99-incan-companion.rules"
 if [ ! -d "$TOUCH_DROPIN_DIR" ]; then
     run install -d -m 0755 "$TOUCH_DROPIN_DIR"
@@ -409,6 +414,16 @@ if systemctl is-enabled --quiet "$UNIT_NAME" 2>/dev/null; then
     skip "$UNIT_NAME is enabled"
 else
     run systemctl enable "$UNIT_NAME"
+fi
+if systemctl is-enabled --quiet "$SWITCH_OFF_PATH_NAME" 2>/dev/null; then
+    skip "$SWITCH_OFF_PATH_NAME is enabled"
+else
+    # --now: watching from this boot on, as the kiosk restarted below asks.
+    if [ "$systemd_running" = 1 ]; then
+        run systemctl enable --now "$SWITCH_OFF_PATH_NAME"
+    else
+        run systemctl enable "$SWITCH_OFF_PATH_NAME"
+    fi
 fi
 if [ "$KEEP_DESKTOP" = 0 ]; then
     if [ "$(systemctl get-default 2>/dev/null || true)" = graphical.target ]; then

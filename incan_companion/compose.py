@@ -111,6 +111,8 @@ class Device:
     phones: Phones | None = None
     #: Whether the phones' server starts with the camera, after the first screen.
     phones_later: bool = False
+    #: Asks the system to switch the device off (None: nothing would act on it).
+    switch_off: Callable[[], None] | None = None
 
     def controls(self) -> Controls:
         """What the screens drive besides the game.
@@ -129,6 +131,7 @@ class Device:
             start=self.start_camera if camera.later is not None or self.phones_later else None,
             phones=self.phones,
             release_memory=release_free_memory,
+            switch_off=self.switch_off,
         )
 
     def start_camera(self) -> Controls:
@@ -230,6 +233,7 @@ def build(
     opened: tuple[Store, DataFileSetAside | None] | None = None,
     phones: bool = False,
     web: tuple[tuple[str, ...], int] | None = None,
+    switch_off: Callable[[], None] | None = None,
 ) -> Device:
     """A device with its adapters built and started.
 
@@ -248,7 +252,9 @@ def build(
     ``phones``: build the phones' pages (the app; off until the table turns
     them on, or ``web`` is given: then on at the start, on those addresses
     and that port instead of the config's). They start with the camera,
-    after the first screen.
+    after the first screen. ``switch_off``: what asks the system to switch
+    the device off (the kiosk's :class:`hardware.power.SwitchOffRequest`),
+    offered in the menu; None offers nothing.
     """
     if seat_input not in SEAT_INPUTS:
         raise ValueError(f"unknown seat input {seat_input!r} (one of {', '.join(SEAT_INPUTS)})")
@@ -269,7 +275,7 @@ def build(
         store = Store(path)
     games = Games(store, countdown=config.countdown, clock=clock,
                   hidden_tents=config.hidden_tents)
-    device = Device(config, store, games, Inbox(games, post), seed=seed)
+    device = Device(config, store, games, Inbox(games, post), seed=seed, switch_off=switch_off)
     try:
         device.seats = _build_seats(device, seat_input, startup)
         kind = config.camera.source if camera is CameraChoice.CONFIG else camera

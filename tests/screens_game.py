@@ -75,6 +75,8 @@ STATES = (
     ("12-picker-entry", "picker"),
     ("13-picker-correction", "picker"),
     ("14-menu", "menu"),
+    ("14s-confirm-switch-off", "confirm"),
+    ("14t-switching-off", "confirm"),
     ("14p-phones", "phones"),
     ("14l-round-log", "round_log"),
     ("14m-round-log-first-page", "round_log"),
@@ -635,8 +637,11 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     # Three and five seats play at a virtual table: its Turn a card button
     # beside the status, which must keep its room (four and eight: by hand).
     virtual = seats % 2 == 1
+    # The kiosk's switch (hardware.power): the menu offers it, and asks first.
+    switched: list[bool] = []
     app = CompanionApp(games, Controls(phones=phones, close=phones.close,
-                                       turn_card=(lambda: None) if virtual else None))
+                                       turn_card=(lambda: None) if virtual else None,
+                                       switch_off=lambda: switched.append(True)))
     app._run_prepare()
     _frames()
     shots = (code, seats) in SHOT_RUNS
@@ -842,6 +847,15 @@ def render(code: str, seats: int, work: Path) -> dict[str, Any]:
     app.picker.dismiss(animation=False)
     app.open_menu()
     look("14-menu")
+    app.menus.switch_off()
+    look("14s-confirm-switch-off")
+    assert not switched
+    Window.children[0].confirm()
+    _frames()
+    assert switched == [True] and app.menu is None
+    look("14t-switching-off")
+    Window.children[0].dismiss(animation=False)
+    app.open_menu()
     app.menus.open_phones()  # from the menu: every seat's code, the watchers' one
     assert app.phones_window is not None and app.menu is None
     app.phones_window.switch()

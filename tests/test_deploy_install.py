@@ -180,6 +180,10 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
     ) in commands or "already done: /etc/systemd/system/incan-companion.service is current" in out
     for source, target in (
         ("incan-companion-fault.service", "/etc/systemd/system/incan-companion-fault.service"),
+        ("incan-companion-switch-off.path",
+         "/etc/systemd/system/incan-companion-switch-off.path"),
+        ("incan-companion-switch-off.service",
+         "/etc/systemd/system/incan-companion-switch-off.service"),
         ("99-incan-companion.rules", "/etc/udev/rules.d/99-incan-companion.rules"),
         ("touchscreen-wait.conf", "/etc/systemd/system/dev-input-incan\\x2dtouchscreen"
                                   ".device.d/incan-companion.conf"),
@@ -191,6 +195,12 @@ def test_dry_run_prints_every_step(tmp_path: Path) -> None:
     assert (
         "+ systemctl enable incan-companion.service" in commands
         or "already done: incan-companion.service is enabled" in out
+    )
+    # The menu's switch watches from now on where systemd runs, else from the next boot.
+    assert (
+        {"+ systemctl enable --now incan-companion-switch-off.path",
+         "+ systemctl enable incan-companion-switch-off.path"} & set(commands)
+        or "already done: incan-companion-switch-off.path is enabled" in out
     )
     assert lines[-1] == "    (dry run: nothing was changed)"
 

@@ -24,6 +24,8 @@ FAULT_UNIT = ROOT / "deploy" / "incan-companion-fault.service"
 UDEV_RULES = ROOT / "deploy" / "99-incan-companion.rules"
 KIVY_INI = ROOT / "deploy" / "kivy-config.ini"
 INSTALL = ROOT / "deploy" / "install.sh"
+SWITCH_OFF_PATH = ROOT / "deploy" / "incan-companion-switch-off.path"
+SWITCH_OFF_UNIT = ROOT / "deploy" / "incan-companion-switch-off.service"
 
 
 def parse_unit(text: str) -> dict[str, dict[str, list[str]]]:
@@ -362,3 +364,42 @@ def test_the_kiosk_waits_20_s_for_a_missing_touchscreen_not_90(
     if result.returncode != 0 and "Failed to " in result.stderr and "bus" in result.stderr.lower():
         pytest.skip(f"systemd-analyze cannot run here: {result.stderr.strip()}")
     assert result.returncode == 0 and result.stderr.strip() == "", result.stderr
+
+
+def test_the_menus_switch_is_a_request_file_that_root_acts_on(
+    unit: dict[str, dict[str, list[str]]]
+) -> None:
+    """The kiosk names a file in its own runtime folder (in /run, emptied at
+    every boot: a request never outlives its boot); the path unit watches that
+    very file, and its service takes the request away and powers off, as root."""
+    from hardware.power import SWITCH_OFF_ENV
+
+    request = environment(unit)[SWITCH_OFF_ENV]
+    assert request == "/run/incan-companion/switch-off"
+    assert one(unit, "Service", "RuntimeDirectory") == "incan-companion"
+    assert os.path.dirname(request) == "/run/" + one(unit, "Service", "RuntimeDirectory")
+    assert one(unit, "Service", "RuntimeDirectoryMode") == "0700"
+    watch = parse_unit(SWITCH_OFF_PATH.read_text(encoding="utf-8"))
+    assert one(watch, "Path", "PathExists") == request
+    assert one(watch, "Path", "Unit") == SWITCH_OFF_UNIT.name
+    assert one(watch, "Install", "WantedBy") == "multi-user.target"
+    act = parse_unit(SWITCH_OFF_UNIT.read_text(encoding="utf-8"))
+    assert one(act, "Unit", "SuccessAction") == "poweroff"
+    assert one(act, "Service", "Type") == "oneshot"
+    assert one(act, "Service", "ExecStart") == f"/usr/bin/rm -f {request}"
+    assert "User" not in act["Service"]  # root's: the kiosk itself has no privilege
+    assert "Install" not in act  # started by the path unit alone
+
+
+def test_systemd_analyze_accepts_the_switch_units(tmp_path: Path) -> None:
+    analyze = shutil.which("systemd-analyze")
+    if analyze is None:
+        pytest.skip("systemd-analyze is not installed here")
+    files = []
+    for source in (SWITCH_OFF_PATH, SWITCH_OFF_UNIT):
+        files.append(tmp_path / source.name)
+        files[-1].write_text(source.read_text(encoding="utf-8"), encoding="utf-8")
+    result = run([analyze, "verify", "--man=no", *map(str, files)], seconds=60, text=True)
+    if result.returncode != 0 and "Failed to " in result.stderr and "bus" in result.stderr.lower():
+        pytest.skip(f"systemd-analyze cannot run here: {result.stderr.strip()}")
+    assert (result.returncode, result.stderr.strip()) == (0, "")

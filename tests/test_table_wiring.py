@@ -103,6 +103,25 @@ def test_no_camera_and_keyboard(tmp_path: Path) -> None:
         d.close()
 
 
+def test_the_menus_switch_reaches_the_screens_only_when_given(tmp_path: Path) -> None:
+    data = tmp_path / "games.sqlite"
+    asked: list[str] = []
+    d = build(Config(data_file=data), seat_input="keyboard", camera="none", data_file=data,
+              switch_off=lambda: asked.append("off"))
+    try:
+        switch = d.controls().switch_off
+        assert switch is not None
+        switch()
+        assert asked == ["off"]
+    finally:
+        d.close()
+    d = build(Config(data_file=data), seat_input="keyboard", camera="none", data_file=data)
+    try:
+        assert d.controls().switch_off is None  # a desktop, the demo: no switch
+    finally:
+        d.close()
+
+
 def test_a_desktop_falls_back_to_the_keyboard(tmp_path: Path) -> None:
     data = tmp_path / "games.sqlite"
     d = build(Config(data_file=data), seat_input="auto", camera="none", data_file=data)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -679,7 +680,6 @@ def test_a_path_tile_draws_its_ring_and_its_bar_only_while_they_show(app: Compan
     """The bust's red ring (under the tile) and the taker's bar (over it) are
     drawn on the tiles that show them, and taken off a tile used again for a
     card that has neither (the path keeps its tiles from round to round)."""
-    from typing import Any
 
     from kivy.graphics import RoundedRectangle
     from kivy.metrics import dp
@@ -810,3 +810,62 @@ def test_a_label_lays_out_at_most_a_thousand_characters(app: CompanionApp) -> No
     laid = "".join(w.text for line in label._label._cached_lines for w in line.words)
     assert (len(laid), laid[-2:]) == (MAX_LABEL_CHARS, "x…")
     assert label.text == "x" * 20_000
+
+
+def test_the_menu_offers_the_switch_only_where_the_system_acts_on_it(
+    app: CompanionApp, tmp_path: Path
+) -> None:
+    """A desktop's menu has no switch at all (not a hidden one); the kiosk's
+    asks first, makes its request only on the yes, says what happens next,
+    and says why when the request cannot be made."""
+    from dataclasses import replace
+
+    from kivy.core.window import Window
+    from kivy.uix.button import Button
+
+    from hardware.power import SwitchOffRequest
+    from ui.kivyfree import i18n
+    from ui.menu import Confirm
+
+    i18n.set_language("en")
+
+    def buttons(root: Any) -> list[str]:
+        return [w.text for w in root.walk(restrict=True) if isinstance(w, Button)]
+
+    def top() -> Any:
+        frames(1)
+        return Window.children[0]
+
+    before = app.controls
+    request = tmp_path / "switch-off"
+    try:
+        app.open_menu()
+        assert "Switch off" not in buttons(top())
+        app.menus.close()
+        app.controls = replace(before, switch_off=SwitchOffRequest(str(request)))
+        app.open_menu()
+        assert "Switch off" in buttons(top())
+        app.menus.switch_off()
+        ask = top()
+        assert isinstance(ask, Confirm) and buttons(ask) == ["Cancel", "Switch off"]
+        ask.dismiss(animation=False)  # Cancel: nothing is asked of the system
+        assert not request.exists()
+        app.menus.switch_off()
+        top().confirm()
+        told = top()
+        assert request.exists() and app.menu is None
+        assert isinstance(told, Confirm) and buttons(told) == ["Back"]
+        assert told.question == ("Switching off. Unplug the device once the green light"
+                                 " on its board has stopped flashing.")
+        told.dismiss(animation=False)
+        # The runtime folder gone: the reason, and the table as it was.
+        app.controls = replace(before, switch_off=SwitchOffRequest(str(tmp_path / "gone" / "x")))
+        app.open_menu()
+        app.menus.switch_off()
+        top().confirm()
+        told = top()
+        assert told.question == "The device could not be switched off: No such file or directory"
+        told.dismiss(animation=False)
+    finally:
+        app.controls = before
+        app.menus.close()

@@ -39,6 +39,13 @@ CHOSEN = (0.85, 0.62, 0.1, 1)  # the language in use: the set-up screen's gold
 CHOSEN_TEXT = (0.1, 0.08, 0.02, 1)
 
 
+def _take_out(window: OverWindow, name: str) -> None:
+    """Take a widget the window does not need out of it, and out of its ids (a
+    weak reference there would outlive it)."""
+    widget = window.ids.pop(name).__self__
+    widget.parent.remove_widget(widget)
+
+
 class GameMenu(OverWindow):
     rules_text = StringProperty("")
     volume = NumericProperty(0.8)
@@ -46,11 +53,16 @@ class GameMenu(OverWindow):
     in_game = BooleanProperty(True)
     odds = BooleanProperty(False)
     sound_out = BooleanProperty(True)  # an audio output plays the cues
+    can_switch_off = BooleanProperty(False)  # the system switches off when asked
 
     def __init__(self, *, rules_text: str, volume: float, muted: bool, in_game: bool,
-                 odds: bool = False, sound_out: bool = True, **kwargs: Any) -> None:
+                 odds: bool = False, sound_out: bool = True, can_switch_off: bool = False,
+                 **kwargs: Any) -> None:
         kv.load("menu.kv")
         super().__init__(**kwargs)
+        self.can_switch_off = can_switch_off
+        if not can_switch_off:  # out of the row, not hidden in it: nothing drawn
+            _take_out(self, "switch_off")
         self.odds = odds
         self.sound_out = sound_out
         self.rules_text = rules_text
@@ -99,7 +111,8 @@ class RoundLog(OverWindow):
 
 
 class Confirm(OverWindow):
-    """A question with two answers; ``on_yes`` runs only on the yes."""
+    """A question with two answers; ``on_yes`` runs only on the yes. With no
+    ``yes``, a message with its one answer."""
 
     question = StringProperty("")
     yes = StringProperty("")
@@ -111,6 +124,8 @@ class Confirm(OverWindow):
         super().__init__(**kwargs)
         self.question, self.yes, self.no = question, yes, no
         self._on_yes = on_yes
+        if not yes:
+            _take_out(self, "yes")
 
     def confirm(self) -> None:
         self.dismiss(animation=False)

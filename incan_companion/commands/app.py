@@ -180,6 +180,7 @@ def cmd_run(args: argparse.Namespace) -> int:
     from ui.kivy_setup import configure
 
     configure(fullscreen=args.fullscreen)
+    from hardware.power import switch_off_from_environment
     from incan_companion.compose import build
     from ui.app import CompanionApp, post
     from ui.kivy_setup import require_window
@@ -190,7 +191,8 @@ def cmd_run(args: argparse.Namespace) -> int:
         # The camera starts after the first screen is drawn (camera_later).
         device = build(config, post=post, seat_input=args.buttons, camera=args.camera,
                        data_file=data, camera_later=True, opened=opened,
-                       phones=True, web=web)
+                       phones=True, web=web,
+                       switch_off=switch_off_from_environment(os.environ))
     except StorageFailed:
         # A full or failing disk: exit 1, so that the service tries again (once
         # space is freed the same file opens); the file is left as it is.

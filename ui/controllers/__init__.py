@@ -32,3 +32,11 @@ def confirm(question: str, yes: str, on_yes: Callable[[], None]) -> None:
     from ui.menu import Confirm
 
     Confirm(question, yes, _("Cancel"), on_yes).open(animation=False)
+
+
+def inform(message: str) -> None:
+    """Say what happened, in a window that one tap closes."""
+    from ui.kivyfree.i18n import _
+    from ui.menu import Confirm
+
+    Confirm(message, "", _("Back"), lambda: None).open(animation=False)

@@ -9,7 +9,7 @@ import threading
 from typing import TYPE_CHECKING, Any
 
 from companion.session import Session
-from ui.controllers import confirm
+from ui.controllers import confirm, inform
 from ui.kivyfree import presenters
 from ui.kivyfree.i18n import _
 
@@ -47,6 +47,7 @@ class MenuController:
             rules_text=presenters.rules_reminder(rules),
             volume=app.sounds.volume, muted=app.sounds.muted, in_game=table is not None,
             odds=app.show_odds, sound_out=app.sounds.available,
+            can_switch_off=app.controls.switch_off is not None,
         )
         self.menu.bind(on_dismiss=lambda *a: setattr(self, "menu", None))
         self.menu.open(animation=False)
@@ -212,6 +213,34 @@ class MenuController:
         app.play.leave()
         app.setup.offer_last_table()
         app.setup.show()
+
+    def switch_off(self) -> None:
+        """The device off, as the menu's switch asks: the game on the table
+        stays in the data file, as at a power cut, and is offered at the next
+        start."""
+        confirm(
+            _("Switch the device off? The game on the table is kept and offered"
+              " at the next start."),
+            _("Switch off"),
+            self._switch_off,
+        )
+
+    def _switch_off(self) -> None:
+        switch = self.app.controls.switch_off
+        self.close()
+        if switch is None:
+            return
+        try:
+            switch()
+        except OSError as e:
+            _log.error("switch off: the request could not be made: %s", e)
+            inform(_("The device could not be switched off: {reason}").format(
+                reason=e.strerror or e))
+            return
+        # The system stops the app in a moment; should nothing act on the
+        # request, one tap gives the table back.
+        inform(_("Switching off. Unplug the device once the green light on its"
+                 " board has stopped flashing."))
 
     def set_odds(self, shown: bool) -> None:
         """The menu's odds button; remembered in the data file."""

@@ -66,7 +66,9 @@ class Controls:
     returns. ``phones``: the LAN pages for phones (None: not built).
     ``release_memory``: frees what the app dropped in reference cycles and
     hands the process's free heap pages back to the system; the app calls it
-    when a round ends.
+    when a round ends. ``switch_off``: asks the system to switch the device
+    off (an ``OSError`` says why it could not); None where nothing would act
+    on it (a desktop), and the menu offers no switch.
     """
 
     key: Callable[[str], bool] = _no_key
@@ -77,3 +79,4 @@ class Controls:
     start: Callable[[], Controls] | None = None
     phones: PhonesControl | None = None
     release_memory: Callable[[], None] = _nothing
+    switch_off: Callable[[], None] | None = None
