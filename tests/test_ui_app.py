@@ -839,6 +839,11 @@ def test_the_menu_offers_the_switch_only_where_the_system_acts_on_it(
     before = app.controls
     request = tmp_path / "switch-off"
     try:
+        from ui.setup_screen import SetupScreen
+
+        assert "Switch off" not in buttons(app.setup_screen)
+        assert "switch_off" not in app.setup_screen.ids
+        assert "Switch off" in buttons(SetupScreen(can_switch_off=True))  # beside the title
         app.open_menu()
         assert "Switch off" not in buttons(top())
         app.menus.close()

@@ -213,7 +213,7 @@ class CompanionApp(App):
         from ui.setup_screen import SetupScreen
 
         assert self.sm is not None
-        self.setup_screen = SetupScreen()
+        self.setup_screen = SetupScreen(can_switch_off=self.controls.switch_off is not None)
         self._later: dict[str, Any] = {}
         self.sm.add_widget(self.setup_screen)
         for box in self.setup_screen.name_inputs:

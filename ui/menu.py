@@ -25,7 +25,7 @@ from ui.kivyfree.presenters import (
     review_working,
     seat_kind_label,
 )
-from ui.widgets import OverWindow
+from ui.widgets import OverWindow, take_out
 
 __all__ = ["LOG_PAGE", "BotSeats", "Confirm", "GameMenu", "ReviewPanel", "RoundLog", "SwingsPanel"]
 
@@ -37,13 +37,6 @@ LOG_PAGE = 8
 
 CHOSEN = (0.85, 0.62, 0.1, 1)  # the language in use: the set-up screen's gold
 CHOSEN_TEXT = (0.1, 0.08, 0.02, 1)
-
-
-def _take_out(window: OverWindow, name: str) -> None:
-    """Take a widget the window does not need out of it, and out of its ids (a
-    weak reference there would outlive it)."""
-    widget = window.ids.pop(name).__self__
-    widget.parent.remove_widget(widget)
 
 
 class GameMenu(OverWindow):
@@ -62,7 +55,7 @@ class GameMenu(OverWindow):
         super().__init__(**kwargs)
         self.can_switch_off = can_switch_off
         if not can_switch_off:  # out of the row, not hidden in it: nothing drawn
-            _take_out(self, "switch_off")
+            take_out(self, "switch_off")
         self.odds = odds
         self.sound_out = sound_out
         self.rules_text = rules_text
@@ -125,7 +118,7 @@ class Confirm(OverWindow):
         self.question, self.yes, self.no = question, yes, no
         self._on_yes = on_yes
         if not yes:
-            _take_out(self, "yes")
+            take_out(self, "yes")
 
     def confirm(self) -> None:
         self.dismiss(animation=False)

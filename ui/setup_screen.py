@@ -32,6 +32,7 @@ from ui.kivyfree.presenters import (
 )
 from ui.kivyfree.words import name_full
 from ui.players import PlayersStrip  # noqa: F401  (the strip of setup.kv)
+from ui.widgets import take_out
 
 TYPING_MIN_DP = 200  # seats, names and the problem line, above the keyboard
 
@@ -67,10 +68,13 @@ class SetupScreen(Screen):
     history_note = StringProperty("")  # how far the games' summaries are made ("": made)
     typing = BooleanProperty(False)  # the keyboard is up: only seats, names and problem show
     keyboard: NameKeyboard | None = None  # made when a name field first gets focus
+    can_switch_off = BooleanProperty(False)  # the device's switch, beside the title
 
     def __init__(self, **kwargs: Any) -> None:
         kv.load("players.kv", "setup.kv")
         super().__init__(**kwargs)
+        if not self.can_switch_off:
+            take_out(self, "switch_off")
 
     def on_kv_post(self, base_widget: Any) -> None:
         for i, name in enumerate(RULE_CHOICES):

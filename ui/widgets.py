@@ -393,6 +393,14 @@ class PathChip(ButtonBehavior, FloatLayout):
 W = TypeVar("W", bound=Widget)
 
 
+def take_out(holder: Widget, name: str) -> None:
+    """Take the widget ``holder``'s rules name ``name`` out of it, and out of its
+    ids (a weak reference there would outlive it): a part the device does not
+    have is not drawn at all, rather than hidden."""
+    widget = holder.ids.pop(name).__self__
+    widget.parent.remove_widget(widget)
+
+
 def kept_or_new(spare: list[W], make: Callable[[], W]) -> W:
     """A widget from ``spare`` (the ones an earlier show no longer needed), else a
     new one: what shows a table, a path or a chart again uses its widgets again.
