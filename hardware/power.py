@@ -1,4 +1,4 @@
-"""Switching the device off from its menu: a request that the system acts on.
+"""Switching the device off from its screen: a request that the system acts on.
 
 A Pi 4 has no power button, and pulling the plug while the system writes can
 damage its SD card: the table needs a way to switch it off cleanly. The kiosk
@@ -11,7 +11,7 @@ outlives the boot it was made in: the device cannot switch itself off again
 as it starts.
 
 The service names the file in ``INCAN_SWITCH_OFF``; where that is not set (a
-desktop, the demo) the menu offers no switch.
+desktop, the demo) neither the menu nor the set-up screen offers a switch.
 """
 
 from __future__ import annotations

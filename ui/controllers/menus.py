@@ -215,9 +215,9 @@ class MenuController:
         app.setup.show()
 
     def switch_off(self) -> None:
-        """The device off, as the menu's switch asks: the game on the table
-        stays in the data file, as at a power cut, and is offered at the next
-        start."""
+        """The device off, after a question (the menu's *Switch off*, and the
+        set-up screen's): the game on the table stays in the data file, as at
+        a power cut, and is offered at the next start."""
         confirm(
             _("Switch the device off? The game on the table is kept and offered"
               " at the next start."),
