@@ -394,9 +394,9 @@ W = TypeVar("W", bound=Widget)
 
 
 def take_out(holder: Widget, name: str) -> None:
-    """Take the widget ``holder``'s rules name ``name`` out of it, and out of its
-    ids (a weak reference there would outlive it): a part the device does not
-    have is not drawn at all, rather than hidden."""
+    """Take the widget whose id in ``holder``'s rules is ``name`` out of it, and
+    out of its ids (a weak reference there would outlive it): a part the
+    device does not have is not drawn at all, rather than hidden."""
     widget = holder.ids.pop(name).__self__
     widget.parent.remove_widget(widget)
 
