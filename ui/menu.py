@@ -46,14 +46,12 @@ class GameMenu(OverWindow):
     in_game = BooleanProperty(True)
     odds = BooleanProperty(False)
     sound_out = BooleanProperty(True)  # an audio output plays the cues
-    can_switch_off = BooleanProperty(False)  # the system switches off when asked
 
     def __init__(self, *, rules_text: str, volume: float, muted: bool, in_game: bool,
                  odds: bool = False, sound_out: bool = True, can_switch_off: bool = False,
                  **kwargs: Any) -> None:
         kv.load("menu.kv")
         super().__init__(**kwargs)
-        self.can_switch_off = can_switch_off
         if not can_switch_off:  # out of the row, not hidden in it: nothing drawn
             take_out(self, "switch_off")
         self.odds = odds

@@ -68,12 +68,11 @@ class SetupScreen(Screen):
     history_note = StringProperty("")  # how far the games' summaries are made ("": made)
     typing = BooleanProperty(False)  # the keyboard is up: only seats, names and problem show
     keyboard: NameKeyboard | None = None  # made when a name field first gets focus
-    can_switch_off = BooleanProperty(False)  # the device's switch, beside the title
 
-    def __init__(self, **kwargs: Any) -> None:
+    def __init__(self, *, can_switch_off: bool = False, **kwargs: Any) -> None:
         kv.load("players.kv", "setup.kv")
         super().__init__(**kwargs)
-        if not self.can_switch_off:
+        if not can_switch_off:  # the device's switch, beside the title
             take_out(self, "switch_off")
 
     def on_kv_post(self, base_widget: Any) -> None:
